@@ -1,0 +1,43 @@
+export { claimMessage, claimMessages } from './claim.js';
+export {
+  assertConsumerName,
+  defineConsumer,
+  InvalidConsumerError,
+  type Consumer,
+  type ConsumerDefinition,
+} from './consumer.js';
+export {
+  ConsumerFailure,
+  retryableFailure,
+  terminalFailure,
+  type FailureKind,
+} from './consumer-failure.js';
+export { classifyFailure, type FailureClass } from './failure-classifier.js';
+export { findMarker, pruneMarkers, RetentionError, type PruneOptions } from './markers.js';
+export {
+  assertMessageRef,
+  InvalidMessageError,
+  MAX_MESSAGE_ID_LENGTH,
+  type MessageRef,
+} from './message.js';
+export { idempotencyMigrations } from './migrations/index.js';
+export type { Outcome, OutcomeListener, OutcomeReport } from './outcome.js';
+export {
+  processBatchOnce,
+  type BatchOutcome,
+  type ProcessBatchOnceOptions,
+} from './process-batch-once.js';
+export {
+  processOnce,
+  type ProcessOnceOptions,
+  type ProcessResult,
+  type UnitOfWork,
+} from './process-once.js';
+export {
+  markerView,
+  type IdempotencyTables,
+  type ProcessedMessage,
+  type ProcessedMessageTable,
+} from './processed-message.table.js';
+export { backoffDelayMs, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
+export { settleDelivery, type Delivery, type Settlement } from './settle-delivery.js';

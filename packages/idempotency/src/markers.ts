@@ -1,0 +1,78 @@
+import type { Kysely } from 'kysely';
+import type { Consumer } from './consumer.js';
+import {
+  markerView,
+  type IdempotencyTables,
+  type ProcessedMessage,
+} from './processed-message.table.js';
+
+/**
+ * The operator's first question after an incident: did consumer C commit
+ * message M? A marker means its effect committed too; a marker whose effect
+ * cannot be found means the invariant was broken and needs investigating.
+ */
+export async function findMarker<Database extends IdempotencyTables>(
+  db: Kysely<Database>,
+  consumerName: string,
+  messageId: string,
+): Promise<ProcessedMessage | undefined> {
+  return markerView(db)
+    .selectFrom('processed_message')
+    .selectAll()
+    .where('consumer_name', '=', consumerName)
+    .where('message_id', '=', messageId)
+    .executeTakeFirst();
+}
+
+export class RetentionError extends Error {
+  override readonly name = 'RetentionError';
+}
+
+export interface PruneOptions {
+  consumer: Consumer;
+  /** Markers older than this are deleted. Must be at least the consumer's replay horizon. */
+  olderThanMs: number;
+  now?: Date;
+  /** Rows per DELETE, so a large prune never holds long locks. */
+  batchSize?: number;
+}
+
+/**
+ * Deletes a consumer's markers older than `olderThanMs`. Deleting a marker
+ * declares that its message will never be delivered again: a later replay of
+ * it would be applied a second time. So a window shorter than the consumer's
+ * replay horizon is refused.
+ *
+ * @returns the number of markers deleted
+ */
+export async function pruneMarkers<Database extends IdempotencyTables>(
+  db: Kysely<Database>,
+  options: PruneOptions,
+): Promise<number> {
+  const { consumer, olderThanMs } = options;
+  if (!Number.isFinite(olderThanMs) || olderThanMs < consumer.replayHorizonMs) {
+    throw new RetentionError(
+      `Refusing to prune markers of "${consumer.name}" older than ${String(olderThanMs)} ms: its replay horizon is ${String(consumer.replayHorizonMs)} ms, and a message replayed within the horizon whose marker is gone would be applied twice. Prune with olderThanMs >= ${String(consumer.replayHorizonMs)}, or shorten the consumer's replayHorizonMs after checking what can still be replayed.`,
+    );
+  }
+  const cutoff = new Date((options.now ?? new Date()).getTime() - olderThanMs);
+  const batchSize = options.batchSize ?? 10_000;
+  let deleted = 0;
+  for (;;) {
+    const result = await markerView(db)
+      .deleteFrom('processed_message')
+      .where('consumer_name', '=', consumer.name)
+      .where('message_id', 'in', (qb) =>
+        qb
+          .selectFrom('processed_message')
+          .select('message_id')
+          .where('consumer_name', '=', consumer.name)
+          .where('processed_at', '<', cutoff)
+          .limit(batchSize),
+      )
+      .executeTakeFirst();
+    const count = Number(result.numDeletedRows);
+    deleted += count;
+    if (count < batchSize) return deleted;
+  }
+}

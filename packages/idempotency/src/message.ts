@@ -1,0 +1,32 @@
+/** What the library needs to know of a message: its stable id and its type. */
+export interface MessageRef {
+  /** The producer's stable id; a redelivery or a replay carries the same one. */
+  readonly id: string;
+  /** For outcomes and logs, e.g. `OrderPlaced`. */
+  readonly type: string;
+}
+
+export const MAX_MESSAGE_ID_LENGTH = 200;
+
+export class InvalidMessageError extends Error {
+  override readonly name = 'InvalidMessageError';
+}
+
+/** Refuses ids that cannot serve as a deduplication key, before any database work. */
+export function assertMessageRef(message: MessageRef): void {
+  if (typeof message.id !== 'string' || message.id.trim().length === 0) {
+    throw new InvalidMessageError(
+      `Message id must be a non-empty string (the producer's stable event id); got ${JSON.stringify(message.id)}.`,
+    );
+  }
+  if (message.id.length > MAX_MESSAGE_ID_LENGTH) {
+    throw new InvalidMessageError(
+      `Message id is ${String(message.id.length)} characters long; at most ${String(MAX_MESSAGE_ID_LENGTH)} are allowed. A stable id is a uuid or similar, not a payload.`,
+    );
+  }
+  if (typeof message.type !== 'string' || message.type.length === 0) {
+    throw new InvalidMessageError(
+      `Message ${message.id} has no type; expected e.g. "OrderPlaced".`,
+    );
+  }
+}

@@ -1,0 +1,42 @@
+import { toConsumerFailure, type ConsumerFailure } from './consumer-failure.js';
+import { classifyFailure } from './failure-classifier.js';
+
+/** What a broker hands a consumer: a message that is settled exactly once. */
+export interface Delivery {
+  readonly messageId: string;
+  ack(): Promise<void>;
+  /** `retry`: deliver again later. `park`: move aside for an operator, with the reason. */
+  nack(action: 'retry' | 'park', reason: string): Promise<void>;
+}
+
+export type Settlement<Result> =
+  { action: 'ack'; result: Result } | { action: 'retry' | 'park'; failure: ConsumerFailure };
+
+/**
+ * The acknowledgment rule as code: acknowledge only after processing resolved,
+ * that is after COMMIT returned (applied, or a duplicate whose effect is
+ * already committed). A failure is never acknowledged: retryable ones go back
+ * for redelivery, terminal ones are parked with their reason.
+ *
+ * If the process dies between COMMIT and `ack()`, the broker redelivers and the
+ * redelivery is a duplicate: the crash costs one extra delivery, not an effect.
+ *
+ * @example
+ * await settleDelivery(delivery, () => processOnce({ db, consumer, message, work }));
+ */
+export async function settleDelivery<Result>(
+  delivery: Delivery,
+  process: () => Promise<Result>,
+): Promise<Settlement<Result>> {
+  let result: Result;
+  try {
+    result = await process();
+  } catch (error) {
+    const failure = toConsumerFailure({ failure: classifyFailure(error), error, attempts: 1 });
+    const action = failure.kind === 'terminal' ? 'park' : 'retry';
+    await delivery.nack(action, failure.reason);
+    return { action, failure };
+  }
+  await delivery.ack();
+  return { action: 'ack', result };
+}

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import type { Kysely } from 'kysely';
+import { processOnce } from '../process-once.js';
+import type { IdempotencyTables } from '../processed-message.table.js';
+import { settleDelivery } from '../settle-delivery.js';
+import { markerCount, type ConsumerCheck } from './consumer-check.js';
+import { recordingDelivery } from './recording-delivery.js';
+
+/**
+ * Delivers one message twice, one delivery after the other, and asserts the
+ * pattern's promise: the first applies and is acknowledged; the second is a
+ * duplicate, is acknowledged, and changes nothing the snapshot can see
+ * (business rows, outbox rows). Uses node:assert, so any test runner works.
+ *
+ * @example
+ * await assertIdempotent(db, {
+ *   consumer: inventoryReservation, message, work: reserveStock,
+ *   snapshot: (db) => db.selectFrom('inventory').selectAll().execute(),
+ * });
+ */
+export async function assertIdempotent<Database extends IdempotencyTables, Result>(
+  db: Kysely<Database>,
+  check: ConsumerCheck<Database, Result>,
+): Promise<void> {
+  const { consumer, message, work, snapshot } = check;
+  const deliver = async () => {
+    const delivery = recordingDelivery(message.id);
+    const settled = await settleDelivery(delivery, () =>
+      processOnce({ db, consumer, message, work }),
+    );
+    return { delivery, settled };
+  };
+
+  const first = await deliver();
+  assert.deepEqual(first.delivery.settlements, ['ack'], 'the first delivery is acknowledged once');
+  assert.equal(first.settled.action === 'ack' && first.settled.result.outcome, 'applied');
+  const afterFirst = await snapshot(db);
+
+  const second = await deliver();
+  assert.deepEqual(second.delivery.settlements, ['ack'], 'a duplicate is acknowledged too');
+  assert.equal(
+    second.settled.action === 'ack' && second.settled.result.outcome,
+    'duplicate',
+    'the second delivery of the same message id is a duplicate',
+  );
+  assert.deepStrictEqual(
+    await snapshot(db),
+    afterFirst,
+    'a duplicate changes no business or outbox row',
+  );
+  assert.equal(await markerCount(db, consumer.name, message.id), 1, 'exactly one marker');
+}

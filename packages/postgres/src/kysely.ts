@@ -1,0 +1,51 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+
+const INT8_OID = 20;
+
+/**
+ * node-postgres returns bigint columns as strings, because a JavaScript number
+ * cannot hold every int8. Quantities and counters here stay far below 2^53, so
+ * they are read as numbers, and a value that would lose precision is an error
+ * rather than a silently wrong number.
+ */
+function parseInt8(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) {
+    throw new RangeError(`int8 value ${text} does not fit a JavaScript number without loss.`);
+  }
+  return value;
+}
+
+const typeParsers: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
+    oid === INT8_OID && format !== 'binary'
+      ? parseInt8
+      : (pg.types.getTypeParser as (oid: number, format: 'text' | 'binary') => unknown)(
+          oid,
+          format ?? 'text',
+        )) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+export interface ConnectOptions {
+  /** Pool size; each concurrent transaction holds one connection. */
+  maxConnections?: number;
+  /** Shown in pg_stat_activity, so an operator can tell connections apart. */
+  applicationName?: string;
+}
+
+/**
+ * A typed Kysely instance over a pg pool of its own. Call `destroy()` to close it.
+ *
+ * @example
+ * const db = connect<InventoryDatabase>(url, { maxConnections: 4 });
+ */
+export function connect<Database>(url: string, options: ConnectOptions = {}): Kysely<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 10,
+    types: typeParsers,
+    ...(options.applicationName === undefined ? {} : { application_name: options.applicationName }),
+  });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}

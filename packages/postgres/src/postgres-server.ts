@@ -1,0 +1,37 @@
+import { loadPostgresConfig } from './config.js';
+import { startEmbeddedPostgres, type Durability } from './embedded/start-embedded-postgres.js';
+
+export interface PostgresServer {
+  /** A URL with the right to create databases (a superuser on the embedded server). */
+  readonly adminUrl: string;
+  /** `embedded` when this process started the server, `external` for DATABASE_URL. */
+  readonly kind: 'embedded' | 'external';
+  stop(): Promise<void>;
+}
+
+export interface StartPostgresOptions {
+  durability?: Durability;
+  /** Where an embedded server keeps its data between runs; temporary when absent. */
+  dataDir?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The one way this project gets a PostgreSQL server: the one DATABASE_URL
+ * names, or else a real embedded server started for this process.
+ *
+ * @example
+ * const server = await startPostgres();
+ * const url = await createDatabase(server.adminUrl, 'inventory');
+ */
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresServer> {
+  const { databaseUrl } = loadPostgresConfig(options.env);
+  if (databaseUrl !== undefined) {
+    return { adminUrl: databaseUrl, kind: 'external', stop: () => Promise.resolve() };
+  }
+  const embedded = await startEmbeddedPostgres({
+    ...(options.durability === undefined ? {} : { durability: options.durability }),
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+  });
+  return { adminUrl: embedded.url, kind: 'embedded', stop: () => embedded.stop() };
+}

@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects, by file name: `*.unit.spec.ts` is pure code and needs nothing;
+// `*.int.spec.ts` talks to a real PostgreSQL server, started once per run by
+// the global setup (embedded, or DATABASE_URL). See docs/testing.md.
+export default defineConfig({
+  test: {
+    reporters: ['default', './tooling/vitest-summary-reporter.ts'],
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['{apps,packages}/*/{src,examples}/**/*.unit.spec.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['{apps,packages}/*/{src,examples}/**/*.int.spec.ts'],
+          globalSetup: ['./packages/postgres/src/testing/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
