@@ -22,7 +22,7 @@ describe('assertConsumerName', () => {
   );
 
   it.each([
-    // why refused        name                                    what the message says
+    // [why it is refused, the name, what the refusal says]
     ['an empty name', '', 'ending in "-v<number>"'],
     ['a missing version', 'inventory-reservation', 'ending in "-v<number>"'],
     ['version zero', 'inventory-reservation-v0', 'ending in "-v<number>"'],

@@ -22,17 +22,19 @@ export interface ProcessBatchOnceOptions<
   work: (trx: Transaction<Database>, claimed: readonly Message[]) => Promise<void>;
 }
 
-/** The first occurrence of each claimed id; later copies in the same batch are duplicates. */
-function firstClaimedOccurrences<Message extends MessageRef>(
-  messages: readonly Message[],
+/** Positions of the first occurrence of each claimed id; later copies in the batch are duplicates. */
+function firstClaimedPositions(
+  messages: readonly MessageRef[],
   owned: ReadonlySet<string>,
-): Message[] {
+): Set<number> {
   const seen = new Set<string>();
-  return messages.filter((message) => {
-    if (!owned.has(message.id) || seen.has(message.id)) return false;
+  const positions = new Set<number>();
+  messages.forEach((message, position) => {
+    if (!owned.has(message.id) || seen.has(message.id)) return;
     seen.add(message.id);
-    return true;
+    positions.add(position);
   });
+  return positions;
 }
 
 /**
@@ -54,18 +56,20 @@ export async function processBatchOnce<
       .setIsolationLevel(consumer.isolation)
       .execute(async (trx) => {
         const ids = messages.map((message) => message.id);
-        const claimed = firstClaimedOccurrences(
-          messages,
-          await claimMessages(markerView(trx), consumer.name, ids),
-        );
-        if (claimed.length > 0) await work(trx, claimed);
-        return new Set<MessageRef>(claimed);
+        const owned = await claimMessages(markerView(trx), consumer.name, ids);
+        const claimed = firstClaimedPositions(messages, owned);
+        if (claimed.size > 0)
+          await work(
+            trx,
+            messages.filter((_, position) => claimed.has(position)),
+          );
+        return claimed;
       }),
   );
   if (!run.ok) throw toConsumerFailure(run);
   const claimed = run.value;
-  return messages.map((message) => ({
+  return messages.map((message, position) => ({
     messageId: message.id,
-    outcome: claimed.has(message) ? 'applied' : 'duplicate',
+    outcome: claimed.has(position) ? 'applied' : 'duplicate',
   }));
 }

@@ -90,7 +90,7 @@ describe('settleDelivery', () => {
   const conflict = pgError('40001', 'could not serialize access');
 
   it.each([
-    // thrown by processing      action   the error    the reason starts with
+    // [what processing threw, the settlement, the error, how the reason starts]
     ['a 23514 check_violation', 'park', check, 'SQLSTATE 23514: new row violates check constraint'],
     ['an ECONNRESET', 'retry', reset, 'network: read ECONNRESET'],
     ['a 40001 that reached the adapter', 'retry', conflict, 'SQLSTATE 40001: could not serialize'],
