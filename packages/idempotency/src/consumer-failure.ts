@@ -63,7 +63,7 @@ export function toConsumerFailure(run: {
   const kind = failure.kind === 'terminal' ? 'terminal' : 'retryable';
   const reason =
     failure.kind === 'retry-transaction'
-      ? `${failure.reason} (still failing after ${String(attempts)} attempts)`
+      ? `${failure.reason} (still failing after ${String(attempts)} ${attempts === 1 ? 'attempt' : 'attempts'})`
       : failure.reason;
   return new ConsumerFailure({ kind, reason, sqlState: failure.sqlState, attempts, cause: error });
 }

@@ -9,9 +9,15 @@ const MAX_CONSUMER_NAME_LENGTH = 100;
  * every restart or new replica becomes a "new" consumer and replays history.
  */
 const PER_INSTANCE_HINTS = [
-  { pattern: /-(pod|host|instance|replica|worker|node|container)-/, why: 'names an instance' },
-  { pattern: /(^|-)[0-9a-f]{8,}(-|$)/, why: 'contains a hex id such as a container or pod hash' },
-  { pattern: /(^|-)[0-9]{3,}(-|$)/, why: 'contains a number such as a pid or port' },
+  {
+    pattern: /(^|-)(pod|host|instance|replica|worker|node|container)-[a-z0-9-]*[0-9]/,
+    why: 'names an instance',
+  },
+  {
+    pattern: /(^|-)(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{8,}(-|$)/,
+    why: 'contains a hex id such as a container or pod hash',
+  },
+  { pattern: /(^|-)[0-9]{5,}(-|$)/, why: 'contains a number such as a pid' },
 ];
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -50,7 +56,8 @@ export function assertConsumerName(name: string): void {
       `Invalid consumer name "${name}": use lower-case words joined by "-", ending in "-v<number>", at most ${String(MAX_CONSUMER_NAME_LENGTH)} characters. ${expected}`,
     );
   }
-  const hint = PER_INSTANCE_HINTS.find(({ pattern }) => pattern.test(name));
+  const unversioned = name.replace(/-v[1-9][0-9]*$/, '');
+  const hint = PER_INSTANCE_HINTS.find(({ pattern }) => pattern.test(unversioned));
   if (hint !== undefined) {
     throw new InvalidConsumerError(
       `Consumer name "${name}" looks per-instance (it ${hint.why}): every restart would look like a new consumer and process all retained messages again. ${expected}`,
@@ -80,6 +87,17 @@ export function defineConsumer(definition: ConsumerDefinition): Consumer {
   if (!Number.isInteger(retry.maxAttempts) || retry.maxAttempts < 1) {
     throw new InvalidConsumerError(
       `Consumer "${definition.name}": retry.maxAttempts must be a whole number of at least 1, got ${String(retry.maxAttempts)}.`,
+    );
+  }
+  const { baseDelayMs, maxDelayMs } = retry;
+  if (!(
+    Number.isFinite(baseDelayMs) &&
+    baseDelayMs >= 0 &&
+    Number.isFinite(maxDelayMs) &&
+    maxDelayMs >= baseDelayMs
+  )) {
+    throw new InvalidConsumerError(
+      `Consumer "${definition.name}": retry delays must be finite with 0 <= baseDelayMs <= maxDelayMs, got baseDelayMs=${String(baseDelayMs)}, maxDelayMs=${String(maxDelayMs)}.`,
     );
   }
   return Object.freeze({

@@ -12,14 +12,17 @@ function nameOfLength(length: number): string {
 }
 
 describe('assertConsumerName', () => {
-  it.each(['inventory-reservation-v1', 'payment-authorization-v12', nameOfLength(100)])(
-    'given the stable logical name %s, it is accepted',
-    (name) => {
-      expect(() => {
-        assertConsumerName(name);
-      }).not.toThrow();
-    },
-  );
+  it.each([
+    'inventory-reservation-v1',
+    'payment-authorization-v12',
+    'notification-worker-v1',
+    'orders-2024-v1',
+    nameOfLength(100),
+  ])('given the stable logical name %s, it is accepted', (name) => {
+    expect(() => {
+      assertConsumerName(name);
+    }).not.toThrow();
+  });
 
   it.each([
     // [why it is refused, the name, what the refusal says]
@@ -32,6 +35,7 @@ describe('assertConsumerName', () => {
     ['a host name', 'inventory-host-ip-10-0-0-12-v1', 'names an instance'],
     ['a hex hash', 'inventory-reservation-7d9f8b6c5d-v1', 'contains a hex id'],
     ['a pid', 'inventory-reservation-48213-v1', 'contains a number such as a pid'],
+    ['a numbered worker', 'notification-worker-2-v1', 'names an instance'],
     ['101 characters', nameOfLength(101), 'at most 100 characters'],
   ])('given %s ("%s"), it is refused and says what is expected', (_why, name, says) => {
     // When

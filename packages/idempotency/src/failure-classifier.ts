@@ -51,6 +51,10 @@ const NETWORK_ERROR_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
+/** What node-postgres says, without a code, when a connection breaks or cannot be had. */
+const PG_CONNECTION_MESSAGES =
+  /^Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error/;
+
 function fieldsOf(error: unknown): PostgresErrorFields {
   return typeof error === 'object' && error !== null ? error : {};
 }
@@ -93,19 +97,20 @@ export function classifyFailure(
   if (error instanceof ConsumerFailure) {
     return { kind: error.kind, sqlState: error.sqlState, reason: error.reason };
   }
+  // First: a payload that fails its schema fails it on every delivery.
+  if (error instanceof Error && error.name === 'ZodError') {
+    return { kind: 'terminal', sqlState: undefined, reason: `invalid message: ${error.message}` };
+  }
   const { code } = fieldsOf(error);
-  // Before the SQLSTATE test: EPIPE is five capitals too.
   if (typeof code === 'string' && NETWORK_ERROR_CODES.has(code)) {
     return { kind: 'retryable', sqlState: undefined, reason: `network: ${describe(error)}` };
   }
-  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
+  // No SQLSTATE class starts with E; Node's errno codes (EPERM, EBUSY) do.
+  if (typeof code === 'string' && /^[0-9A-DF-Z][0-9A-Z]{4}$/.test(code)) {
     return classifySqlState(code, error, businessKeys);
   }
-  if (error instanceof Error && /Connection terminated|timeout/i.test(error.message)) {
+  if (error instanceof Error && PG_CONNECTION_MESSAGES.test(error.message)) {
     return { kind: 'retryable', sqlState: undefined, reason: `connection: ${error.message}` };
-  }
-  if (error instanceof Error && error.name === 'ZodError') {
-    return { kind: 'terminal', sqlState: undefined, reason: `invalid message: ${error.message}` };
   }
   return { kind: 'retryable', sqlState: undefined, reason: `unexpected error: ${describe(error)}` };
 }

@@ -165,6 +165,13 @@ const table: Row[] = [
   },
   // The message itself cannot be parsed: park it.
   { error: 'ZodError', thrown: zodError(), expected: terminal() },
+  {
+    error: 'ZodError whose text mentions a timeout field',
+    thrown: Object.assign(new Error('[{"path":["timeoutMs"]}]'), { name: 'ZodError' }),
+    expected: terminal(),
+  },
+  // An errno that is neither a SQLSTATE nor a network error: unexpected, retried.
+  { error: 'EPERM', thrown: socketError('EPERM', 'kill'), expected: retryable() },
   // The unit of work said what it means.
   {
     error: 'terminalFailure(reason) thrown by the work',

@@ -19,12 +19,17 @@ export function assertMessageRef(message: MessageRef): void {
       `Message id must be a non-empty string (the producer's stable event id); got ${JSON.stringify(message.id)}.`,
     );
   }
+  if (message.id !== message.id.trim()) {
+    throw new InvalidMessageError(
+      `Message id ${JSON.stringify(message.id)} has leading or trailing white space: "evt-7 " and "evt-7" would count as two messages. Send the producer's id unchanged.`,
+    );
+  }
   if (message.id.length > MAX_MESSAGE_ID_LENGTH) {
     throw new InvalidMessageError(
       `Message id is ${String(message.id.length)} characters long; at most ${String(MAX_MESSAGE_ID_LENGTH)} are allowed. A stable id is a uuid or similar, not a payload.`,
     );
   }
-  if (typeof message.type !== 'string' || message.type.length === 0) {
+  if (typeof message.type !== 'string' || message.type.trim().length === 0) {
     throw new InvalidMessageError(
       `Message ${message.id} has no type; expected e.g. "OrderPlaced".`,
     );

@@ -19,6 +19,7 @@ describe('assertMessageRef', () => {
     ['an empty id', '', 'Message id must be a non-empty string'],
     ['a blank id', '   ', "the producer's stable event id"],
     ['an id of 201 characters', 'e'.repeat(201), 'is 201 characters long; at most 200 are allowed'],
+    ['an id with trailing white space', 'evt-7 ', 'leading or trailing white space'],
   ])('given %s, it is refused with a message that says why', (_why, id, says) => {
     // When
     const assertion = () => {

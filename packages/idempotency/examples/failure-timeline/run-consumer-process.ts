@@ -11,22 +11,31 @@ export interface ConsumerProcessRun {
   signal: NodeJS.Signals | null;
 }
 
-/** Runs one delivery in a fresh Node.js process and waits for that process to end. */
-export function runConsumerProcess(args: ConsumerProcessArgs): Promise<ConsumerProcessRun> {
+/**
+ * Runs one delivery in a fresh Node.js process and waits for that process to
+ * end. `onStep` hears each step as the process reports it.
+ */
+export function runConsumerProcess(
+  args: ConsumerProcessArgs,
+  onStep: (step: Step) => void = () => undefined,
+): Promise<ConsumerProcessRun> {
   const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, JSON.stringify(args)], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const steps: Step[] = [];
+  let pending = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (pending + chunk).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines.filter((l) => l.trim().length > 0)) {
+      const step = JSON.parse(line) as Step;
+      steps.push(step);
+      onStep(step);
+    }
+  });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('close', (exitCode, signal) => {
-      const steps = output
-        .split('\n')
-        .filter((line) => line.trim().length > 0)
-        .map((line) => JSON.parse(line) as Step);
-      resolve({ steps, exitCode, signal });
-    });
+    child.once('close', (exitCode, signal) => resolve({ steps, exitCode, signal }));
   });
 }
