@@ -3,6 +3,12 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** A package is used through its `exports`, never by reaching into its files. */
+const noDeepImports = {
+  group: ['@effectively-once/*/src/**', '**/packages/*/src/**'],
+  message: 'Import a workspace package by its name and exports, not by path.',
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/.data/**', 'docs/**', '**/*.mjs'] },
   js.configs.recommended,
@@ -32,6 +38,9 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
+    rules: { 'no-restricted-imports': ['error', { patterns: [noDeepImports] }] },
+  },
+  {
     // Shared packages never depend on deployable apps; apps talk to each other
     // only through messages, never by importing one another.
     files: ['packages/**/*.ts'],
@@ -40,6 +49,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
+            noDeepImports,
             {
               group: ['**/apps/**', '@effectively-once/*-service'],
               message: 'packages/ must not import apps/.',
