@@ -28,6 +28,8 @@ export interface EmbeddedPostgres {
   /** Superuser URL of the `postgres` database on this server. */
   readonly url: string;
   readonly port: number;
+  /** Holds the cluster (data/) and the owner record; deleted on stop unless dataDir was given. */
+  readonly directory: string;
   stop(): Promise<void>;
 }
 
@@ -124,6 +126,7 @@ async function startOnce(
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${String(port)}/postgres`,
     port,
+    directory: rootDir,
     stop: () => stopGuardian(guardian),
   };
 }
