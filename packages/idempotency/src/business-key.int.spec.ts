@@ -3,15 +3,16 @@
 // it; the business key inventory_reservation(order_id, sku) does.
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { describe, expect, it } from 'vitest';
-import { newSku, orderLinePlaced } from '../examples/inventory/fixtures.js';
-import type { InventoryDatabase } from '../examples/inventory/inventory.tables.js';
-import { inventoryMigrations } from '../examples/inventory/migrations.js';
 import {
+  newSku,
+  orderLinePlaced,
+  type InventoryDatabase,
+  inventoryMigrations,
   inventoryReservation,
   reserveStock,
   restock,
   stockOf,
-} from '../examples/inventory/reserve-stock.js';
+} from '../examples/inventory/index.js';
 import { defineConsumer } from './consumer.js';
 import type { OutcomeReport } from './outcome.js';
 import { processOnce } from './process-once.js';

@@ -8,15 +8,16 @@ import {
 } from '@effectively-once/postgres/testing';
 import type { Kysely, Transaction } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { newSku, orderLinePlaced } from '../examples/inventory/fixtures.js';
-import type { InventoryDatabase } from '../examples/inventory/inventory.tables.js';
-import { inventoryMigrations } from '../examples/inventory/migrations.js';
 import {
+  newSku,
+  orderLinePlaced,
+  type InventoryDatabase,
+  inventoryMigrations,
   inventoryReservation,
   reserveStock,
   restock,
   stockOf,
-} from '../examples/inventory/reserve-stock.js';
+} from '../examples/inventory/index.js';
 import type { OutcomeReport } from './outcome.js';
 import { processOnce } from './process-once.js';
 import { markerCount } from './testing/consumer-check.js';

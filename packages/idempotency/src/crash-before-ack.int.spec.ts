@@ -4,10 +4,15 @@
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { describe, expect, it } from 'vitest';
 import { runConsumerProcess } from '../examples/failure-timeline/run-consumer-process.js';
-import { newSku, orderLinePlaced } from '../examples/inventory/fixtures.js';
-import type { InventoryDatabase } from '../examples/inventory/inventory.tables.js';
-import { inventoryMigrations } from '../examples/inventory/migrations.js';
-import { inventoryReservation, restock, stockOf } from '../examples/inventory/reserve-stock.js';
+import {
+  newSku,
+  orderLinePlaced,
+  type InventoryDatabase,
+  inventoryMigrations,
+  inventoryReservation,
+  restock,
+  stockOf,
+} from '../examples/inventory/index.js';
 import { markerCount } from './testing/consumer-check.js';
 
 const { db, url } = await createTestDatabase<InventoryDatabase>(inventoryMigrations);

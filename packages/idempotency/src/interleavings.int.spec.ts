@@ -6,15 +6,15 @@ import { createTestDatabase } from '@effectively-once/postgres/testing';
 import fc from 'fast-check';
 import type { Kysely, Transaction } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { newSku } from '../examples/inventory/fixtures.js';
-import type { InventoryDatabase } from '../examples/inventory/inventory.tables.js';
-import { inventoryMigrations } from '../examples/inventory/migrations.js';
 import {
+  newSku,
+  type InventoryDatabase,
+  inventoryMigrations,
   inventoryReservation,
   restock,
   stockOf,
   type OrderLinePlaced,
-} from '../examples/inventory/reserve-stock.js';
+} from '../examples/inventory/index.js';
 import { ConsumerFailure } from './consumer-failure.js';
 import { processOnce } from './process-once.js';
 import { settleDelivery } from './settle-delivery.js';

@@ -2,8 +2,7 @@
 // cutting into the window in which a message may still be replayed.
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { describe, expect, it } from 'vitest';
-import type { InventoryDatabase } from '../examples/inventory/inventory.tables.js';
-import { inventoryMigrations } from '../examples/inventory/migrations.js';
+import { type InventoryDatabase, inventoryMigrations } from '../examples/inventory/index.js';
 import { defineConsumer } from './consumer.js';
 import { findMarker, pruneMarkers, RetentionError } from './markers.js';
 

@@ -1,15 +1,16 @@
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { sql, type Transaction } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { newSku, orderLinePlaced } from '../examples/inventory/fixtures.js';
-import type { InventoryDatabase } from '../examples/inventory/inventory.tables.js';
-import { inventoryMigrations } from '../examples/inventory/migrations.js';
 import {
+  newSku,
+  orderLinePlaced,
+  type InventoryDatabase,
+  inventoryMigrations,
   inventoryReservation,
   restock,
   stockOf,
   type OrderLinePlaced,
-} from '../examples/inventory/reserve-stock.js';
+} from '../examples/inventory/index.js';
 import { processBatchOnce } from './process-batch-once.js';
 import { markerCount } from './testing/consumer-check.js';
 

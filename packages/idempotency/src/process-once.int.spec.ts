@@ -1,14 +1,15 @@
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { describe, expect, it } from 'vitest';
-import { newSku, orderLinePlaced } from '../examples/inventory/fixtures.js';
-import type { InventoryDatabase } from '../examples/inventory/inventory.tables.js';
-import { inventoryMigrations } from '../examples/inventory/migrations.js';
 import {
+  newSku,
+  orderLinePlaced,
+  type InventoryDatabase,
+  inventoryMigrations,
   inventoryReservation,
   reserveStock,
   restock,
   stockOf,
-} from '../examples/inventory/reserve-stock.js';
+} from '../examples/inventory/index.js';
 import { defineConsumer } from './consumer.js';
 import { ConsumerFailure, terminalFailure } from './consumer-failure.js';
 import { InvalidConsumerError } from './consumer.js';

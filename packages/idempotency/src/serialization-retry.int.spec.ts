@@ -4,15 +4,16 @@
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import type { IsolationLevel, Transaction } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { newSku, orderLinePlaced } from '../examples/inventory/fixtures.js';
-import type { InventoryDatabase } from '../examples/inventory/inventory.tables.js';
-import { inventoryMigrations } from '../examples/inventory/migrations.js';
 import {
+  newSku,
+  orderLinePlaced,
+  type InventoryDatabase,
+  inventoryMigrations,
   reserveStock,
   restock,
   stockOf,
   type OrderLinePlaced,
-} from '../examples/inventory/reserve-stock.js';
+} from '../examples/inventory/index.js';
 import { defineConsumer } from './consumer.js';
 import { findMarker } from './markers.js';
 import { processOnce } from './process-once.js';

@@ -3,15 +3,16 @@
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { newSku, orderLinePlaced } from '../examples/inventory/fixtures.js';
-import type { InventoryDatabase } from '../examples/inventory/inventory.tables.js';
-import { inventoryMigrations } from '../examples/inventory/migrations.js';
 import {
+  newSku,
+  orderLinePlaced,
+  type InventoryDatabase,
+  inventoryMigrations,
   inventoryReservation,
   reserveStock,
   restock,
   stockOf,
-} from '../examples/inventory/reserve-stock.js';
+} from '../examples/inventory/index.js';
 import { assertIdempotent, assertRaceSafe, type ConsumerCheck } from './testing/index.js';
 
 const testDb = await createTestDatabase<InventoryDatabase>(inventoryMigrations);
