@@ -1,4 +1,5 @@
 import { createTestDatabase } from '@effectively-once/postgres/testing';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import {
   newSku,
@@ -141,6 +142,33 @@ describe('processOnce against PostgreSQL', () => {
     });
 
     await expect(attempt).rejects.toMatchObject({ kind: 'terminal', sqlState: '23514' });
+  });
+
+  it('work that swallows a database error is not reported as applied: the commit became a rollback', async () => {
+    // PostgreSQL answers COMMIT of an aborted transaction with ROLLBACK; Kysely
+    // turns that into an error, so a swallowed failure cannot pass for success.
+    const line = orderLinePlaced({ sku: newSku() });
+    const swallowing = async (trx: Parameters<typeof reserveStock>[0]) => {
+      try {
+        await sql`SELECT 1 / 0`.execute(trx);
+      } catch {
+        // the mistake under test: carrying on after a failed statement
+      }
+      return 'carried on';
+    };
+
+    const attempt = processOnce({
+      db,
+      consumer: inventoryReservation,
+      message: line,
+      work: swallowing,
+    });
+
+    await expect(attempt).rejects.toMatchObject({
+      kind: 'retryable',
+      reason: expect.stringMatching(/rolled back instead of committed/) as unknown,
+    });
+    expect(await findMarker(db, inventoryReservation.name, line.id)).toBeUndefined();
   });
 
   describe('10. bad input is refused before any database work', () => {
