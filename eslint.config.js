@@ -10,7 +10,7 @@ const noDeepImports = {
 };
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/.data/**', 'docs/**', '**/*.mjs'] },
+  { ignores: ['**/node_modules/**', '**/.data/**', 'docs/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
@@ -68,7 +68,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // Plain JavaScript that runs on Node.js without a loader (the PostgreSQL guardian).
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
 );

@@ -20,7 +20,7 @@ export interface ConsumerFailureDetails {
 
 /** The one error type consumers see: the marker and the work were rolled back together. */
 export class ConsumerFailure extends Error {
-  override readonly name = 'ConsumerFailure';
+  override readonly name: string = 'ConsumerFailure';
   readonly kind: FailureKind;
   readonly reason: string;
   readonly sqlState: string | undefined;

@@ -1,3 +1,5 @@
+import { ConsumerFailure } from './consumer-failure.js';
+
 /** What the library needs to know of a message: its stable id and its type. */
 export interface MessageRef {
   /** The producer's stable id; a redelivery or a replay carries the same one. */
@@ -8,8 +10,16 @@ export interface MessageRef {
 
 export const MAX_MESSAGE_ID_LENGTH = 200;
 
-export class InvalidMessageError extends Error {
-  override readonly name = 'InvalidMessageError';
+/**
+ * A message that can never be processed: terminal, so a subscription parks it
+ * with this reason instead of redelivering it forever.
+ */
+export class InvalidMessageError extends ConsumerFailure {
+  override readonly name: string = 'InvalidMessageError';
+
+  constructor(reason: string) {
+    super({ kind: 'terminal', reason });
+  }
 }
 
 /** Refuses ids that cannot serve as a deduplication key, before any database work. */

@@ -7,6 +7,7 @@ import {
   type InventoryDatabase,
   inventoryMigrations,
   inventoryReservation,
+  reserveStock,
   restock,
   stockOf,
   type OrderLinePlaced,
@@ -82,6 +83,32 @@ describe('processBatchOnce', () => {
     expect(await stockOf(db, sku)).toMatchObject({ available: 1, reserved: 0 });
     for (const line of lines)
       expect(await markerCount(db, inventoryReservation.name, line.id)).toBe(0);
+  });
+
+  it('a semantic duplicate inside a batch fails it as retryable, pointing to per-message processing', async () => {
+    const sku = newSku();
+    await restock(db, sku, 100);
+    const original = orderLinePlaced({ sku });
+    const rebuilt = { ...original, id: `${original.id}-rebuilt` };
+    const reserveEach = async (
+      trx: Transaction<InventoryDatabase>,
+      lines: readonly OrderLinePlaced[],
+    ) => {
+      for (const line of lines) await reserveStock(trx, line);
+    };
+
+    const attempt = processBatchOnce({
+      db,
+      consumer: inventoryReservation,
+      messages: [original, rebuilt],
+      work: reserveEach,
+    });
+
+    await expect(attempt).rejects.toMatchObject({
+      kind: 'retryable',
+      reason: expect.stringContaining('one by one with processOnce') as unknown,
+    });
+    expect(await stockOf(db, sku)).toMatchObject({ available: 100, reserved: 0 });
   });
 
   it('two overlapping batches racing on separate connections apply each message once', async () => {

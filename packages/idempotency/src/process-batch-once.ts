@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { claimMessages } from './claim.js';
 import type { Consumer } from './consumer.js';
-import { toConsumerFailure } from './consumer-failure.js';
+import { ConsumerFailure, toConsumerFailure } from './consumer-failure.js';
 import { assertMessageRef, type MessageRef } from './message.js';
 import { markerView, type IdempotencyTables } from './processed-message.table.js';
 import { runWithTransactionRetry } from './transaction-retry.js';
@@ -66,6 +66,17 @@ export async function processBatchOnce<
         return claimed;
       }),
   );
+  if (!run.ok && run.failure.kind === 'business-duplicate') {
+    // Which message repeats a known fact cannot be told from one rolled-back
+    // batch: the caller retries them one by one, where processOnce reports it.
+    throw new ConsumerFailure({
+      kind: 'retryable',
+      reason: `a message in the batch repeats a business fact (${run.failure.constraint}); process the batch's messages one by one with processOnce`,
+      sqlState: run.failure.sqlState,
+      attempts: run.attempts,
+      cause: run.error,
+    });
+  }
   if (!run.ok) throw toConsumerFailure(run);
   const claimed = run.value;
   return messages.map((message, position) => ({

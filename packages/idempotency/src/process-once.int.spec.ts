@@ -18,6 +18,8 @@ import { findMarker } from './markers.js';
 import { InvalidMessageError } from './message.js';
 import type { OutcomeReport } from './outcome.js';
 import { processOnce } from './process-once.js';
+import { settleDelivery } from './settle-delivery.js';
+import { recordingDelivery } from './testing/recording-delivery.js';
 import { markerCount } from './testing/consumer-check.js';
 
 const { db } = await createTestDatabase<InventoryDatabase>(inventoryMigrations);
@@ -181,13 +183,21 @@ describe('processOnce against PostgreSQL', () => {
         .selectFrom('processed_message')
         .select(db.fn.countAll().as('n'))
         .executeTakeFirstOrThrow();
+      const reports: OutcomeReport[] = [];
+      const delivery = recordingDelivery(id);
       const attempt = processOnce({
         db,
         consumer: inventoryReservation,
         message: { id, type: 'OrderPlaced' },
         work: () => Promise.reject(new Error('must not run')),
+        onOutcome: (report) => reports.push(report),
       });
       await expect(attempt).rejects.toBeInstanceOf(InvalidMessageError);
+      await expect(attempt).rejects.toMatchObject({ kind: 'terminal' });
+      expect(reports.map((r) => r.outcome)).toEqual(['terminal_failure']);
+      // Through the acknowledgment rule it is parked, never redelivered forever.
+      await settleDelivery(delivery, () => attempt);
+      expect(delivery.settlements).toEqual(['park']);
       const after = await db
         .selectFrom('processed_message')
         .select(db.fn.countAll().as('n'))

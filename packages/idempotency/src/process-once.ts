@@ -75,7 +75,6 @@ async function attemptOnce<Database extends IdempotencyTables, Result>(
 export async function processOnce<Database extends IdempotencyTables, Result>(
   options: ProcessOnceOptions<Database, Result>,
 ): Promise<ProcessResult<Result>> {
-  assertMessageRef(options.message);
   const { consumer, message } = options;
   const threshold = options.claimWaitThresholdMs ?? DEFAULT_CLAIM_WAIT_THRESHOLD_MS;
   const startedAt = performance.now();
@@ -93,6 +92,12 @@ export async function processOnce<Database extends IdempotencyTables, Result>(
       ...(reason === undefined ? {} : { reason }),
     });
 
+  try {
+    assertMessageRef(message);
+  } catch (error) {
+    report('terminal_failure', 0, error instanceof Error ? error.message : String(error));
+    throw error;
+  }
   const run = await runWithTransactionRetry(consumer, () =>
     attemptOnce(options, (ms) => (claimMs = ms)),
   );

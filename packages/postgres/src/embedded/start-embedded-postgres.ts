@@ -1,11 +1,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from './free-port.js';
-import { EPHEMERAL_DIR_PREFIX, removeStaleServers } from './stale-servers.js';
+import { EPHEMERAL_DIR_PREFIX, removeStaleServers, stopOrphan } from './stale-servers.js';
 
 export type Durability =
   /** PostgreSQL's defaults: every commit is flushed to disk. */
@@ -55,10 +55,28 @@ async function prepareRootDir(dataDir: string | undefined): Promise<string> {
       ? await mkdtemp(path.join(tmpdir(), EPHEMERAL_DIR_PREFIX))
       : path.resolve(dataDir);
   await mkdir(rootDir, { recursive: true });
+  // A kept cluster whose last guardian was killed may still have its server running.
+  if (dataDir !== undefined) await stopOrphan(rootDir);
   // As root, the server runs as the `postgres` OS user, which must reach data/.
   await chmod(rootDir, 0o755);
   await writeFile(path.join(rootDir, 'owner.json'), JSON.stringify({ parentPid: process.pid }));
   return rootDir;
+}
+
+/**
+ * A fresh random password for a temporary cluster. A kept cluster (dataDir)
+ * was created with a password that must be reused on every later start, so it
+ * is stored beside the cluster, readable only by its owner.
+ */
+async function clusterPassword(rootDir: string, keep: boolean): Promise<string> {
+  const file = path.join(rootDir, 'password');
+  if (keep) {
+    const stored = await readFile(file, 'utf8').catch(() => undefined);
+    if (stored !== undefined && stored.trim().length > 0) return stored.trim();
+  }
+  const password = randomBytes(18).toString('base64url');
+  if (keep) await writeFile(file, password, { mode: 0o600 });
+  return password;
 }
 
 function waitUntilReady(guardian: ChildProcess): Promise<void> {
@@ -97,7 +115,7 @@ async function startOnce(
   port: number,
 ): Promise<EmbeddedPostgres> {
   const rootDir = await prepareRootDir(options.dataDir);
-  const password = randomBytes(18).toString('base64url');
+  const password = await clusterPassword(rootDir, options.dataDir !== undefined);
   const spec = {
     rootDir,
     port,
@@ -105,7 +123,7 @@ async function startOnce(
     persistent: options.dataDir !== undefined,
     flags: serverFlags(options.durability ?? 'durable'),
   };
-  const guardian = fork(GUARDIAN, [JSON.stringify(spec)], {
+  const guardian = fork(GUARDIAN, [], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     // Its own process group: a Ctrl-C meant for this program must not kill the
     // server mid-cleanup. The guardian stops it when this process is gone.
@@ -115,7 +133,9 @@ async function startOnce(
     execArgv: [],
   });
   try {
-    await waitUntilReady(guardian);
+    const ready = waitUntilReady(guardian);
+    guardian.send({ type: 'start', spec });
+    await ready;
   } catch (error) {
     await stopGuardian(guardian);
     throw error;
