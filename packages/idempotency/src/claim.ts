@@ -1,13 +1,20 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { IdempotencyTables } from './processed-message.table.js';
 
 type Markers = Kysely<IdempotencyTables> | Transaction<IdempotencyTables>;
 
 /**
- * Claims one message for one consumer, inside the caller's transaction:
- *
- *   INSERT INTO processed_message (consumer_name, message_id) VALUES ($1, $2)
- *   ON CONFLICT DO NOTHING RETURNING message_id
+ * The claim, word for word. It is kept as text rather than built per call: it
+ * never changes, it runs once per message, and a reader should see exactly
+ * what PostgreSQL is asked.
+ */
+export const CLAIM_SQL = `INSERT INTO processed_message (consumer_name, message_id)
+VALUES ($1, $2)
+ON CONFLICT DO NOTHING
+RETURNING message_id`;
+
+/**
+ * Claims one message for one consumer, inside the caller's transaction.
  *
  * One row back: this transaction owns the work. No row: a committed
  * transaction already did it. If a competing transaction holds the same key
@@ -20,13 +27,10 @@ export async function claimMessage(
   consumerName: string,
   messageId: string,
 ): Promise<boolean> {
-  const row = await trx
-    .insertInto('processed_message')
-    .values({ consumer_name: consumerName, message_id: messageId })
-    .onConflict((conflict) => conflict.doNothing())
-    .returning('message_id')
-    .executeTakeFirst();
-  return row !== undefined;
+  const { rows } = await trx.executeQuery<{ message_id: string }>(
+    CompiledQuery.raw(CLAIM_SQL, [consumerName, messageId]),
+  );
+  return rows.length === 1;
 }
 
 /**

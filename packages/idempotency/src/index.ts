@@ -1,4 +1,4 @@
-export { claimMessage, claimMessages } from './claim.js';
+export { CLAIM_SQL, claimMessage, claimMessages } from './claim.js';
 export {
   assertConsumerName,
   defineConsumer,
