@@ -1,0 +1,58 @@
+// The only reader of process.env in this package.
+import { z } from 'zod';
+import { DEFAULT_MAX_EVENT_BYTES } from './port/validate-append.js';
+
+const esdbUrl = z
+  .string()
+  .trim()
+  .refine((value) => /^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover):\/\/./.test(value), {
+    error: 'must be an esdb:// connection string, e.g. esdb://localhost:2113?tls=false',
+  });
+
+const EventStoreEnv = z.object({
+  /** Selects EventStoreDB; without it the embedded PostgreSQL store is used. */
+  EVENTSTORE_CONNECTION_STRING: esdbUrl.optional(),
+  /** Largest event (JSON bytes of data plus metadata) an append accepts. */
+  EVENTSTORE_MAX_EVENT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .default(DEFAULT_MAX_EVENT_BYTES),
+  /** Embedded store: how often subscribers poll when no notification arrives. */
+  EVENTSTORE_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+});
+
+export type EventStoreConfig =
+  | { backend: 'eventstoredb'; connectionString: string; maxEventBytes: number }
+  | { backend: 'postgres'; maxEventBytes: number; pollIntervalMs: number };
+
+/**
+ * Reads and validates the event-store settings; a bad value fails with its
+ * name and the rule.
+ *
+ * @example
+ * const config = loadEventStoreConfig(); // { backend: 'postgres', maxEventBytes: 1048576, pollIntervalMs: 500 }
+ */
+export function loadEventStoreConfig(env: NodeJS.ProcessEnv = process.env): EventStoreConfig {
+  const parsed = EventStoreEnv.safeParse({
+    EVENTSTORE_CONNECTION_STRING: env['EVENTSTORE_CONNECTION_STRING'] || undefined,
+    EVENTSTORE_MAX_EVENT_BYTES: env['EVENTSTORE_MAX_EVENT_BYTES'] || undefined,
+    EVENTSTORE_POLL_INTERVAL_MS: env['EVENTSTORE_POLL_INTERVAL_MS'] || undefined,
+  });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+    throw new Error(`Invalid event-store configuration: ${problems.join('; ')}`);
+  }
+  const {
+    EVENTSTORE_CONNECTION_STRING: connectionString,
+    EVENTSTORE_MAX_EVENT_BYTES: maxEventBytes,
+  } = parsed.data;
+  return connectionString === undefined
+    ? {
+        backend: 'postgres',
+        maxEventBytes,
+        pollIntervalMs: parsed.data.EVENTSTORE_POLL_INTERVAL_MS,
+      }
+    : { backend: 'eventstoredb', connectionString, maxEventBytes };
+}

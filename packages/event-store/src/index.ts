@@ -1,0 +1,60 @@
+export { loadEventStoreConfig, type EventStoreConfig } from './config.js';
+export {
+  createEventStoreDBEventStore,
+  type EventStoreDBEventStoreOptions,
+} from './eventstoredb/eventstoredb-event-store.js';
+export { openEventStore } from './open-event-store.js';
+export {
+  comparePositions,
+  EventMetadataSchema,
+  parseRecordedEvent,
+  RecordedEventSchema,
+  START_POSITION,
+  type EventMetadata,
+  type EventMetadataInput,
+  type GlobalPosition,
+  type JsonValue,
+  type NewEvent,
+  type RecordedEvent,
+} from './port/envelope.js';
+export {
+  DuplicateEventIdError,
+  EventStoreError,
+  EventStoreUnavailableError,
+  InvalidInputError,
+  SubscriptionGroupError,
+  WrongExpectedRevisionError,
+  type CurrentRevision,
+  type EventStoreErrorCode,
+} from './port/errors.js';
+export type {
+  AppendOptions,
+  AppendResult,
+  EventStore,
+  ReadAllOptions,
+  ReadStreamOptions,
+  SubscribeToAllOptions,
+  SubscribeToGroupOptions,
+} from './port/event-store.js';
+export { parseExpectedRevision, type ExpectedRevision } from './port/expected-revision.js';
+export {
+  DEFAULT_GROUP_SETTINGS,
+  parseGroupSettings,
+  type CatchUpSubscription,
+  type ConsumerStrategy,
+  type Delivery,
+  type NackAction,
+  type ParkedMessage,
+  type PersistentSubscription,
+  type StartFrom,
+  type SubscriptionFilter,
+  type SubscriptionGroupChanges,
+  type SubscriptionGroupSettings,
+} from './port/subscription.js';
+export { DEFAULT_MAX_EVENT_BYTES, validateAppend } from './port/validate-append.js';
+export type { EventStoreTables } from './postgres/event-store.tables.js';
+export { eventStoreMigrations } from './postgres/migrations/index.js';
+export {
+  createPostgresEventStore,
+  type PostgresEventStoreOptions,
+} from './postgres/postgres-event-store.js';

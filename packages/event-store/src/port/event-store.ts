@@ -1,0 +1,92 @@
+import type { GlobalPosition, NewEvent, RecordedEvent } from './envelope.js';
+import type { ExpectedRevision } from './expected-revision.js';
+import type {
+  CatchUpSubscription,
+  ParkedMessage,
+  PersistentSubscription,
+  SubscriptionFilter,
+  SubscriptionGroupChanges,
+  SubscriptionGroupSettings,
+} from './subscription.js';
+
+export interface AppendOptions {
+  /** Required: an append that checks nothing must say so with `'any'`. A number is read as an exact revision. */
+  expectedRevision: ExpectedRevision | number;
+}
+
+export interface AppendResult {
+  /** The revision of the stream's last event now: pass it as the next `expectedRevision`. */
+  nextExpectedRevision: bigint;
+  /** The global position of the last event of this append. */
+  position: GlobalPosition;
+}
+
+export interface ReadStreamOptions {
+  direction?: 'forwards' | 'backwards';
+  /** Inclusive; defaults to the first event forwards and the last one backwards. */
+  fromRevision?: bigint | number;
+  maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive; from the first event when absent. */
+  after?: GlobalPosition;
+  /** Defaults to 1000. */
+  maxCount?: number;
+  filter?: SubscriptionFilter;
+}
+
+export interface SubscribeToAllOptions {
+  /** Exclusive; from the first event when absent. */
+  after?: GlobalPosition;
+  filter?: SubscriptionFilter;
+}
+
+export interface SubscribeToGroupOptions {
+  /** Overrides the group's `maxInFlight` for this consumer. */
+  maxInFlight?: number;
+}
+
+/**
+ * The event-store port. Application code depends on this interface only and
+ * cannot tell the embedded PostgreSQL back end from EventStoreDB; the
+ * differences that remain are listed in docs/event-store.md.
+ *
+ * @example
+ * await store.appendToStream('order-42', [{ id: eventId, type: 'OrderPlaced', data: { total: 30 } }], {
+ *   expectedRevision: 'no_stream',
+ * });
+ * for await (const delivery of store.subscribeToGroup('inventory-reservation-v1')) {
+ *   await handle(delivery.event);
+ *   await delivery.ack();
+ * }
+ */
+export interface EventStore {
+  /** `postgres` or `eventstoredb`: for logs and for tests that must know. */
+  readonly backend: 'postgres' | 'eventstoredb';
+  /**
+   * Appends atomically, or throws WrongExpectedRevisionError. Appending the
+   * same event ids again at the same expected revision succeeds and writes nothing.
+   */
+  appendToStream(
+    streamName: string,
+    events: readonly NewEvent[],
+    options: AppendOptions,
+  ): Promise<AppendResult>;
+  /** The stream's events in order; an empty array for a stream that does not exist. */
+  readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Events of every stream in global order. */
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  subscribeToAll(options?: SubscribeToAllOptions): CatchUpSubscription;
+  createSubscriptionGroup(
+    group: string,
+    settings?: Partial<SubscriptionGroupSettings>,
+  ): Promise<void>;
+  updateSubscriptionGroup(group: string, changes: SubscriptionGroupChanges): Promise<void>;
+  deleteSubscriptionGroup(group: string): Promise<void>;
+  subscribeToGroup(group: string, options?: SubscribeToGroupOptions): PersistentSubscription;
+  listParkedMessages(group: string): Promise<ParkedMessage[]>;
+  /** Makes every parked message of the group deliverable again, with its original event id. */
+  replayParkedMessages(group: string): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,142 @@
+// Persistent subscription groups, as EventStoreDB defines them: the server
+// (here: the store) keeps the group's position and its in-flight messages, and
+// competing consumers of the group share its events, each acknowledged once.
+import { z } from 'zod';
+import { describeValue } from './describe-value.js';
+import type { GlobalPosition, RecordedEvent } from './envelope.js';
+import { SubscriptionGroupError } from './errors.js';
+
+/** Which events a group or a catch-up subscription receives. Evaluated by the store, not the client. */
+export type SubscriptionFilter =
+  | { readonly kind: 'all' }
+  | { readonly kind: 'stream_prefix'; readonly prefixes: readonly string[] }
+  | { readonly kind: 'event_type'; readonly types: readonly string[] };
+
+/**
+ * `round_robin`: every live consumer of the group takes the next free messages.
+ * `dispatch_to_single`: one consumer gets everything; another takes over when it dies.
+ */
+export type ConsumerStrategy = 'round_robin' | 'dispatch_to_single';
+
+/** Where a new group starts: the first event, the end at creation, or a position (inclusive). */
+export type StartFrom = 'start' | 'end' | GlobalPosition;
+
+export interface SubscriptionGroupSettings {
+  readonly filter: SubscriptionFilter;
+  readonly startFrom: StartFrom;
+  /** A message is parked once it would be delivered for the (maxRetryCount + 1)-th retry. */
+  readonly maxRetryCount: number;
+  /**
+   * A delivery not settled within this time is delivered again. It must exceed
+   * the slowest handler, in-process retries included, or work runs twice at once.
+   */
+  readonly messageTimeoutMs: number;
+  /** Unsettled deliveries one consumer may hold at once. */
+  readonly maxInFlight: number;
+  readonly consumerStrategy: ConsumerStrategy;
+}
+
+/** What `updateSubscriptionGroup` may change. The filter and start are fixed at creation, as in EventStoreDB. */
+export type SubscriptionGroupChanges = Partial<
+  Pick<
+    SubscriptionGroupSettings,
+    'maxRetryCount' | 'messageTimeoutMs' | 'maxInFlight' | 'consumerStrategy'
+  >
+>;
+
+const names = z.array(z.string().min(1).max(200)).min(1).max(100);
+const FilterSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('all') }),
+  z.object({ kind: z.literal('stream_prefix'), prefixes: names }),
+  z.object({ kind: z.literal('event_type'), types: names }),
+]);
+const position = z.object({ commit: z.bigint().nonnegative(), prepare: z.bigint().nonnegative() });
+
+const ChangesSchema = z.object({
+  maxRetryCount: z.number().int().min(0).max(1000),
+  messageTimeoutMs: z.number().int().min(100).max(3_600_000),
+  maxInFlight: z.number().int().min(1).max(1000),
+  consumerStrategy: z.enum(['round_robin', 'dispatch_to_single']),
+});
+const SettingsSchema = ChangesSchema.extend({
+  filter: FilterSchema,
+  startFrom: z.union([z.literal('start'), z.literal('end'), position]),
+});
+
+/** EventStoreDB's defaults, except `startFrom`, which is `end` there too. */
+export const DEFAULT_GROUP_SETTINGS: SubscriptionGroupSettings = Object.freeze({
+  filter: { kind: 'all' } as const,
+  startFrom: 'end',
+  maxRetryCount: 10,
+  messageTimeoutMs: 30_000,
+  maxInFlight: 10,
+  consumerStrategy: 'round_robin',
+});
+
+const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
+
+export function assertGroupName(name: unknown): asserts name is string {
+  if (typeof name !== 'string' || !GROUP_NAME.test(name)) {
+    throw new SubscriptionGroupError(
+      'INVALID_SUBSCRIPTION_SETTINGS',
+      `Invalid subscription group name ${describeValue(name)}: use 1-100 letters, digits and "_.:-", e.g. "inventory-reservation-v1".`,
+    );
+  }
+}
+
+function invalid(error: z.ZodError): SubscriptionGroupError {
+  const problems = error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+  return new SubscriptionGroupError(
+    'INVALID_SUBSCRIPTION_SETTINGS',
+    `Invalid subscription group settings: ${problems.join('; ')}.`,
+  );
+}
+
+/**
+ * Defaults filled in and every value checked, before any I/O.
+ *
+ * @example
+ * const settings = parseGroupSettings({ filter: { kind: 'stream_prefix', prefixes: ['order-'] }, maxRetryCount: 3 });
+ */
+export function parseGroupSettings(
+  input: Partial<SubscriptionGroupSettings> = {},
+): SubscriptionGroupSettings {
+  const parsed = SettingsSchema.safeParse({ ...DEFAULT_GROUP_SETTINGS, ...input });
+  if (!parsed.success) throw invalid(parsed.error);
+  return parsed.data;
+}
+
+/** Checks the changes of an update; unknown keys (such as `filter`) are refused. */
+export function parseGroupChanges(input: SubscriptionGroupChanges): SubscriptionGroupChanges {
+  const parsed = ChangesSchema.partial().strict().safeParse(input);
+  if (!parsed.success) throw invalid(parsed.error);
+  return parsed.data as SubscriptionGroupChanges;
+}
+
+/** `retry`: deliver again (no delay: back off in the consumer). `park`: set aside for an operator. `skip`: drop. */
+export type NackAction = 'retry' | 'park' | 'skip';
+
+/** One delivery of one event to one consumer of a group; settle it exactly once. */
+export interface Delivery {
+  readonly event: RecordedEvent;
+  /** 0 on the first delivery; each redelivery (nack, timeout, dead consumer) adds one. */
+  readonly retryCount: number;
+  ack(): Promise<void>;
+  nack(action: NackAction, reason: string): Promise<void>;
+}
+
+/** A consumer's connection to a group. Iterate it; `close()` ends the iteration. */
+export interface PersistentSubscription extends AsyncIterable<Delivery> {
+  close(): Promise<void>;
+}
+
+/** A catch-up subscription: every matching event after a position, then new ones as they come. */
+export interface CatchUpSubscription extends AsyncIterable<RecordedEvent> {
+  close(): Promise<void>;
+}
+
+export interface ParkedMessage {
+  readonly event: RecordedEvent;
+  /** The reason given to `nack('park', reason)`, or why the store parked it. */
+  readonly reason: string | undefined;
+}

@@ -1,0 +1,49 @@
+// Wakes subscribers after appends commit. Not NOTIFY inside the append: a
+// notifying transaction holds a database-wide lock from its pre-commit to the
+// end of its commit, WAL flush included, which serializes every concurrent
+// append. Instead one NOTIFY goes out after commit, in a transaction without
+// writes (no flush), and appends that finish meanwhile share the next one. If
+// this process dies between commit and NOTIFY, subscribers' polling finds the
+// events anyway.
+import { sql, type Kysely } from 'kysely';
+import { APPENDED_CHANNEL } from './append.js';
+import type { EventStoreTables } from './event-store.tables.js';
+
+export interface AppendNotifier {
+  /** Call after an append committed; returns at once. */
+  appended(): void;
+  /** Resolves once the notifications asked for so far are sent. */
+  flush(): Promise<void>;
+}
+
+/**
+ * @example
+ * const notifier = createAppendNotifier(db);
+ * await appendToStream(...);
+ * notifier.appended();
+ */
+export function createAppendNotifier(db: Kysely<EventStoreTables>): AppendNotifier {
+  // Counters rather than flags: appends that finish while a NOTIFY is on its
+  // way are covered by one more, not one each.
+  let requested = 0;
+  let sent = 0;
+  let sending: Promise<void> | undefined;
+  const send = async () => {
+    while (sent < requested) {
+      const upTo = requested;
+      // A lost notification costs one poll interval of latency, never an event.
+      await sql`SELECT pg_notify(${APPENDED_CHANNEL}, '')`.execute(db).catch(() => undefined);
+      sent = upTo;
+    }
+    sending = undefined;
+  };
+  return {
+    appended: () => {
+      requested++;
+      sending ??= send();
+    },
+    flush: async () => {
+      await sending;
+    },
+  };
+}

@@ -1,0 +1,93 @@
+// A subscriber's own connection, outside the pool: it LISTENs for appends and,
+// for a persistent-subscription consumer, holds the session advisory lock that
+// tells the other consumers it is alive.
+import pg from 'pg';
+import { EventStoreUnavailableError } from '../port/errors.js';
+import { Wakeup } from '../wakeup.js';
+import { APPENDED_CHANNEL } from './append.js';
+import { CONSUMER_LOCK_NAMESPACE, LEADER_LOCK_NAMESPACE } from './leases.js';
+
+export interface ListenerSession {
+  readonly wakeup: Wakeup;
+  /** Set when the connection broke; the subscription ends with it. */
+  readonly failure: () => Error | undefined;
+  close(): Promise<void>;
+}
+
+export interface ConsumerSession extends ListenerSession {
+  readonly consumerId: number;
+  /** Whether this consumer is (now) the single consumer of a dispatch_to_single group. */
+  tryLead(groupId: number): Promise<boolean>;
+}
+
+async function openClient(url: string, applicationName: string) {
+  const client = new pg.Client({ connectionString: url, application_name: applicationName });
+  const wakeup = new Wakeup();
+  let failure: Error | undefined;
+  client.on('notification', () => wakeup.signal());
+  client.on('error', (error) => {
+    failure = new EventStoreUnavailableError(
+      `The subscription's connection failed: ${error.message}`,
+      { cause: error },
+    );
+    wakeup.signal();
+  });
+  await client.connect();
+  await client.query(`LISTEN ${APPENDED_CHANNEL}`);
+  return {
+    client,
+    wakeup,
+    failure: () => failure,
+    close: async () => {
+      await client.end().catch(() => undefined);
+    },
+  };
+}
+
+/** For catch-up subscriptions: wake-ups only. */
+export async function openListenerSession(url: string): Promise<ListenerSession> {
+  const { wakeup, failure, close } = await openClient(url, 'event-store-catch-up');
+  return { wakeup, failure, close };
+}
+
+/**
+ * For one consumer of a group: a new consumer id, locked for the life of this
+ * connection. If the process is killed, the kernel closes its socket, the
+ * server ends the session and the lock is gone at once; a half-open
+ * connection is caught by the message timeout instead.
+ *
+ * @example
+ * const session = await openConsumerSession(url);
+ */
+export async function openConsumerSession(url: string): Promise<ConsumerSession> {
+  const opened = await openClient(url, 'event-store-consumer');
+  const { client } = opened;
+  try {
+    const { rows } = await client.query<{ id: number }>(
+      "SELECT nextval('es_subscription_consumer_id_seq')::int AS id",
+    );
+    const consumerId = rows[0]?.id;
+    if (consumerId === undefined) throw new Error('No consumer id was issued.');
+    await client.query('SELECT pg_advisory_lock($1, $2)', [CONSUMER_LOCK_NAMESPACE, consumerId]);
+    let leading = false;
+    return {
+      consumerId,
+      wakeup: opened.wakeup,
+      failure: opened.failure,
+      close: opened.close,
+      tryLead: async (groupId) => {
+        if (!leading) {
+          const result = await client.query<{ locked: boolean }>(
+            'SELECT pg_try_advisory_lock($1, $2) AS locked',
+            [LEADER_LOCK_NAMESPACE, groupId],
+          );
+          leading = result.rows[0]?.locked === true;
+        }
+        return leading;
+      },
+    };
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+}

@@ -1,0 +1,39 @@
+// Parked messages: set aside by nack('park') or past maxRetryCount, kept with
+// their reason until an operator replays them. A replay re-queues the same
+// row, so the event keeps its id and an idempotent consumer still sees a duplicate
+// as a duplicate.
+import { sql, type Kysely } from 'kysely';
+import type { ParkedMessage } from '../port/subscription.js';
+import { APPENDED_CHANNEL } from './append.js';
+import type { EventStoreTables } from './event-store.tables.js';
+import { loadGroup } from './groups.js';
+import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './read.js';
+
+/**
+ * @example
+ * for (const { event, reason } of await listParked(db, 'inventory-reservation-v1')) console.log(event.id, reason);
+ */
+export async function listParked(
+  db: Kysely<EventStoreTables>,
+  group: string,
+): Promise<ParkedMessage[]> {
+  const { group_id } = await loadGroup(db, group);
+  const { rows } = await sql<EventRow & { park_reason: string | null }>`
+    SELECT m.park_reason, ${EVENT_COLUMNS}
+      FROM es_subscription_message m JOIN es_event e ON e.global_position = m.global_position
+     WHERE m.group_id = ${group_id} AND m.status = 'parked'
+     ORDER BY m.message_seq`.execute(db);
+  return rows.map((row) => ({ event: toRecordedEvent(row), reason: row.park_reason ?? undefined }));
+}
+
+/** Makes every parked message deliverable again, retry count back at zero, and wakes the consumers. */
+export async function replayParked(db: Kysely<EventStoreTables>, group: string): Promise<void> {
+  const { group_id } = await loadGroup(db, group);
+  await sql`
+    WITH replayed AS (
+      UPDATE es_subscription_message SET status = 'pending', deliveries = 0, park_reason = NULL
+       WHERE group_id = ${group_id} AND status = 'parked'
+      RETURNING 1
+    )
+    SELECT pg_notify(${APPENDED_CHANNEL}, '') WHERE EXISTS (SELECT 1 FROM replayed)`.execute(db);
+}

@@ -1,0 +1,138 @@
+// One consumer of a persistent subscription group on the embedded store. The
+// loop: pump new events into the group, reclaim expired or orphaned leases,
+// lease up to the in-flight limit, hand deliveries out; when there is nothing
+// to do, sleep until a NOTIFY, a settled delivery, or the poll interval.
+import type { Kysely } from 'kysely';
+import { assertNack, settleOnce } from '../port/settle-once.js';
+import type { Delivery, PersistentSubscription } from '../port/subscription.js';
+import type { EventStoreTables } from './event-store.tables.js';
+import { loadGroup, type GroupRow } from './groups.js';
+import {
+  leaseMessages,
+  reclaimLeases,
+  releaseConsumerLeases,
+  settleDone,
+  settleNack,
+  type LeasedRow,
+} from './leases.js';
+import { openConsumerSession, type ConsumerSession } from './listener-session.js';
+import { pumpGroup } from './pump.js';
+import { toRecordedEvent } from './read.js';
+
+export interface PersistentSubscriptionOptions {
+  db: Kysely<EventStoreTables>;
+  url: string;
+  group: string;
+  maxInFlight: number | undefined;
+  /** The fallback when no notification comes; also how often dead consumers are looked for. */
+  pollIntervalMs: number;
+  /** Called each time this consumer has looked for new events of its group (metrics, tests). */
+  onGroupPumped: ((group: string) => void) | undefined;
+}
+
+const GROUP_REFRESH_MS = 1000;
+
+/**
+ * @example
+ * const subscription = openPersistentSubscription({ db, url, group: 'billing-v1', maxInFlight: undefined, pollIntervalMs: 500, onGroupPumped: undefined });
+ * for await (const delivery of subscription) await delivery.ack();
+ */
+export function openPersistentSubscription(
+  options: PersistentSubscriptionOptions,
+): PersistentSubscription {
+  const { db } = options;
+  let closed = false;
+  let inFlight = 0;
+  // Set while the in-flight limit stops leasing: only then must a settlement wake the loop.
+  let waitingForSlot = false;
+  let session: ConsumerSession | undefined;
+  const buffer: Delivery[] = [];
+
+  const toDelivery = (row: LeasedRow, groupId: number, consumerId: number): Delivery => {
+    const event = toRecordedEvent(row);
+    const position = row.global_position;
+    const settle = settleOnce(event.id, () => {
+      inFlight--;
+      if (waitingForSlot) session?.wakeup.signal();
+    });
+    return {
+      event,
+      retryCount: row.deliveries - 1,
+      ack: () => settle(() => settleDone(db, groupId, position)),
+      nack: async (action, reason) => {
+        assertNack(action, reason);
+        await settle(() => settleNack(db, { groupId, consumerId, position, action, reason }));
+      },
+    };
+  };
+
+  const leaseMore = async (
+    group: GroupRow,
+    consumer: ConsumerSession,
+    reclaim: boolean,
+  ): Promise<number> => {
+    const capacity = (options.maxInFlight ?? group.max_in_flight) - inFlight;
+    waitingForSlot = capacity <= 0;
+    if (waitingForSlot) return 0;
+    if (
+      group.consumer_strategy === 'dispatch_to_single' &&
+      !(await consumer.tryLead(group.group_id))
+    )
+      return 0;
+    await pumpGroup(db, group.group_id);
+    options.onGroupPumped?.(options.group);
+    if (reclaim) await reclaimLeases(db, group.group_id);
+    const rows = await leaseMessages(db, {
+      groupId: group.group_id,
+      consumerId: consumer.consumerId,
+      limit: capacity,
+    });
+    inFlight += rows.length;
+    buffer.push(...rows.map((row) => toDelivery(row, group.group_id, consumer.consumerId)));
+    return rows.length;
+  };
+
+  async function* deliveries(): AsyncGenerator<Delivery, void, undefined> {
+    let group = await loadGroup(db, options.group);
+    const consumer = await openConsumerSession(options.url);
+    session = consumer;
+    let loadedAt = Date.now();
+    let reclaimedAt = 0;
+    try {
+      while (!closed) {
+        const failure = consumer.failure();
+        if (failure !== undefined) throw failure;
+        const next = buffer.shift();
+        if (next !== undefined) {
+          yield next;
+          continue;
+        }
+        const reclaim = Date.now() - reclaimedAt >= options.pollIntervalMs;
+        if (reclaim) reclaimedAt = Date.now();
+        if ((await leaseMore(group, consumer, reclaim)) > 0) continue;
+        await consumer.wakeup.wait(options.pollIntervalMs);
+        if (Date.now() - loadedAt >= GROUP_REFRESH_MS) {
+          group = await loadGroup(db, options.group);
+          loadedAt = Date.now();
+        }
+      }
+    } finally {
+      closed = true;
+      await releaseConsumerLeases(db, {
+        groupId: group.group_id,
+        consumerId: consumer.consumerId,
+      }).catch(() => undefined);
+      await consumer.close();
+    }
+  }
+
+  const iterator = deliveries();
+  return {
+    [Symbol.asyncIterator]: () => iterator,
+    close: async () => {
+      closed = true;
+      session?.wakeup.signal();
+      await iterator.return(undefined);
+    },
+  };
+}

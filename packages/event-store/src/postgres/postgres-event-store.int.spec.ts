@@ -1,0 +1,34 @@
+import { createTestDatabase } from '@effectively-once/postgres/testing';
+import { describeEventStoreContract } from '../testing/contract/index.js';
+import { holdAppendOpen } from './hold-append-open.js';
+import { eventStoreMigrations } from './migrations/index.js';
+import { createPostgresEventStore } from './postgres-event-store.js';
+
+// Short poll interval: death detection and timeouts are checked at this pace.
+const pollIntervalMs = 100;
+
+describeEventStoreContract('embedded PostgreSQL', async () => {
+  const { url } = await createTestDatabase(eventStoreMigrations);
+  const lookers = new Set<() => void>();
+  const onGroupPumped = () => {
+    for (const looked of [...lookers]) looked();
+  };
+  return {
+    openStore: () =>
+      Promise.resolve(createPostgresEventStore({ url, pollIntervalMs, onGroupPumped })),
+    childStore: { backend: 'postgres', url, pollIntervalMs },
+    inversion: {
+      holdAppendOpen: (streamName, events) => holdAppendOpen(url, streamName, events),
+      subscribersLooked: (times) =>
+        new Promise<void>((resolve) => {
+          let left = times;
+          const looked = () => {
+            if (--left > 0) return;
+            lookers.delete(looked);
+            resolve();
+          };
+          lookers.add(looked);
+        }),
+    },
+  };
+});

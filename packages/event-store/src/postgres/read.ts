@@ -1,0 +1,127 @@
+// Reads. The global order is (transaction_id, global_position), and only events
+// of transactions older than every running one are returned: those can no
+// longer be joined by an event that sorts before them (ADR 0004).
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { parseRecordedEvent, type GlobalPosition, type RecordedEvent } from '../port/envelope.js';
+import { InvalidInputError } from '../port/errors.js';
+import type { ReadAllOptions, ReadStreamOptions } from '../port/event-store.js';
+import type { SubscriptionFilter } from '../port/subscription.js';
+import { assertStreamName } from '../port/validate-append.js';
+import type { EventStoreTables } from './event-store.tables.js';
+
+export interface EventRow {
+  global_position: number;
+  transaction_id: string;
+  event_id: string;
+  stream_name: string;
+  stream_revision: number;
+  event_type: string;
+  data: unknown;
+  metadata: unknown;
+  created_at: Date;
+}
+
+/** The columns of es_event as EventRow wants them, for `sql` queries. */
+export const EVENT_COLUMNS = sql.raw(
+  'e.global_position, e.transaction_id::text AS transaction_id, e.event_id::text AS event_id, e.stream_name, e.stream_revision, e.event_type, e.data, e.metadata, e.created_at',
+);
+
+export function toRecordedEvent(row: EventRow): RecordedEvent {
+  return parseRecordedEvent({
+    id: row.event_id,
+    type: row.event_type,
+    data: row.data,
+    metadata: row.metadata,
+    streamName: row.stream_name,
+    revision: BigInt(row.stream_revision),
+    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+    createdAt: row.created_at,
+  });
+}
+
+/** The filter as a condition on `e` (es_event). */
+export function filterCondition(filter: SubscriptionFilter | undefined): RawBuilder<unknown> {
+  if (filter === undefined) return sql`true`;
+  switch (filter.kind) {
+    case 'all':
+      return sql`true`;
+    case 'stream_prefix':
+      return sql`EXISTS (SELECT 1 FROM unnest(${[...filter.prefixes]}::text[]) p WHERE starts_with(e.stream_name, p))`;
+    case 'event_type':
+      return sql`e.event_type = ANY(${[...filter.types]}::text[])`;
+  }
+}
+
+function count(value: number | undefined, fallback: number, what: string): number {
+  const result = value ?? fallback;
+  if (!Number.isSafeInteger(result) || result < 1) {
+    throw new InvalidInputError(
+      'INVALID_EVENT',
+      `${what} must be a positive whole number, got ${String(value)}.`,
+    );
+  }
+  return result;
+}
+
+/**
+ * One stream's events, forwards or backwards from an inclusive revision.
+ *
+ * @example
+ * const history = await readStream(db, 'order-42');
+ */
+export async function readStream(
+  db: Kysely<EventStoreTables>,
+  streamName: string,
+  options: ReadStreamOptions = {},
+): Promise<RecordedEvent[]> {
+  assertStreamName(streamName);
+  const backwards = options.direction === 'backwards';
+  const limit = count(options.maxCount, Number.MAX_SAFE_INTEGER, 'maxCount');
+  const from =
+    options.fromRevision === undefined ? undefined : BigInt(options.fromRevision).toString();
+  const fromCondition =
+    from === undefined
+      ? sql`true`
+      : backwards
+        ? sql`e.stream_revision <= ${from}::bigint`
+        : sql`e.stream_revision >= ${from}::bigint`;
+  const { rows } = await sql<EventRow>`
+    SELECT ${EVENT_COLUMNS} FROM es_event e
+     WHERE e.stream_name = ${streamName} AND ${fromCondition}
+     ORDER BY e.stream_revision ${backwards ? sql`DESC` : sql`ASC`}
+     LIMIT ${limit}`.execute(db);
+  return rows.map(toRecordedEvent);
+}
+
+/** Rows of the global order after `after`, below the snapshot's xmin. */
+export async function readAllRows(
+  db: Kysely<EventStoreTables>,
+  options: { after: GlobalPosition; maxCount: number; filter?: SubscriptionFilter | undefined },
+): Promise<EventRow[]> {
+  const { rows } = await sql<EventRow>`
+    SELECT ${EVENT_COLUMNS} FROM es_event e
+     WHERE (e.transaction_id, e.global_position) > (${options.after.commit.toString()}::xid8, ${options.after.prepare.toString()}::bigint)
+       AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       AND ${filterCondition(options.filter)}
+     ORDER BY e.transaction_id, e.global_position
+     LIMIT ${options.maxCount}`.execute(db);
+  return rows;
+}
+
+/**
+ * Events of every stream in global order, after a position (exclusive).
+ *
+ * @example
+ * const page = await readAll(db, { after: lastSeen.position, maxCount: 500 });
+ */
+export async function readAll(
+  db: Kysely<EventStoreTables>,
+  options: ReadAllOptions = {},
+): Promise<RecordedEvent[]> {
+  const rows = await readAllRows(db, {
+    after: options.after ?? { commit: 0n, prepare: 0n },
+    maxCount: count(options.maxCount, 1000, 'maxCount'),
+    filter: options.filter,
+  });
+  return rows.map(toRecordedEvent);
+}

@@ -1,0 +1,33 @@
+/**
+ * Lets a polling loop sleep until something happened (a notification, a freed
+ * slot) or the poll interval passed, whichever comes first. A signal that
+ * arrives while the loop is busy is remembered, so no wake-up is lost.
+ *
+ * @example
+ * const wakeup = new Wakeup();
+ * client.on('notification', () => wakeup.signal());
+ * await wakeup.wait(500);
+ */
+export class Wakeup {
+  #pending = false;
+  #resolve: (() => void) | undefined;
+
+  signal(): void {
+    this.#pending = true;
+    this.#resolve?.();
+  }
+
+  async wait(timeoutMs: number): Promise<void> {
+    if (!this.#pending) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        this.#resolve = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.#resolve = undefined;
+    }
+    this.#pending = false;
+  }
+}
