@@ -47,5 +47,14 @@ export function connect<Database>(url: string, options: ConnectOptions = {}): Ky
     types: typeParsers,
     ...(options.applicationName === undefined ? {} : { application_name: options.applicationName }),
   });
+  // An idle connection can die under the pool (a server restart, a network
+  // cut). The pool drops it and the next query opens a new one; without a
+  // listener the 'error' event would crash the whole process instead.
+  pool.on('error', (error) => {
+    process.emitWarning(
+      `An idle PostgreSQL connection failed: ${error.message}`,
+      'PostgresPoolWarning',
+    );
+  });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
