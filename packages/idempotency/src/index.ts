@@ -40,4 +40,10 @@ export {
   type ProcessedMessageTable,
 } from './processed-message.table.js';
 export { backoffDelayMs, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
-export { settleDelivery, type Delivery, type Settlement } from './settle-delivery.js';
+export {
+  DEFAULT_REDELIVERY_BACKOFF,
+  settleDelivery,
+  type Delivery,
+  type SettleOptions,
+  type Settlement,
+} from './settle-delivery.js';

@@ -72,7 +72,7 @@ async function deliverUntilAcknowledged(
   line: OrderLinePlaced,
   failsHalfway: boolean,
 ) {
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1; attempt <= 10; attempt++) {
     const delivery = recordingDelivery(line.id);
     const injectFailure = failsHalfway && attempt === 1;
     // Only the pattern's UPDATE, without the reservation row: the marker alone
@@ -95,6 +95,7 @@ async function deliverUntilAcknowledged(
     if (settled.failure.kind === 'terminal' || !(settled.failure instanceof ConsumerFailure))
       throw settled.failure;
   }
+  throw new Error(`Message ${line.id} was still not acknowledged after 10 deliveries.`);
 }
 
 describe('11. random interleavings of deliveries, duplicates and failures', () => {

@@ -37,6 +37,8 @@ describe('processOnce against PostgreSQL', () => {
         message: line,
         work: (trx) => reserveStock(trx, line),
         onOutcome: (report) => reports.push(report),
+        // Far above any event-loop stall: nothing here competes for the claim.
+        claimWaitThresholdMs: 10_000,
       });
 
     const first = await deliver();

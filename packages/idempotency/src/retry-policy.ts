@@ -20,7 +20,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
  * different moments instead of colliding again.
  */
 export function backoffDelayMs(
-  policy: RetryPolicy,
+  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
   failedAttempt: number,
   random: () => number = Math.random,
 ): number {
@@ -28,6 +28,9 @@ export function backoffDelayMs(
   return Math.floor(random() * cap);
 }
 
-export function waitBeforeRetry(policy: RetryPolicy, failedAttempt: number): Promise<void> {
+export function waitBeforeRetry(
+  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>,
+  failedAttempt: number,
+): Promise<void> {
   return sleep(backoffDelayMs(policy, failedAttempt));
 }

@@ -1,13 +1,34 @@
 import { toConsumerFailure, type ConsumerFailure } from './consumer-failure.js';
 import { classifyFailure } from './failure-classifier.js';
+import { waitBeforeRetry } from './retry-policy.js';
 
 /** What a broker hands a consumer: a message that is settled exactly once. */
 export interface Delivery {
   readonly messageId: string;
+  /** Deliveries of this message before this one (0 the first time), when the broker says. */
+  readonly retryCount?: number;
   ack(): Promise<void>;
   /** `retry`: deliver again later. `park`: move aside for an operator, with the reason. */
   nack(action: 'retry' | 'park', reason: string): Promise<void>;
 }
+
+/**
+ * Neither EventStoreDB nor the embedded store waits before redelivering a
+ * nacked message, so without a pause here a short database outage would burn
+ * through maxRetryCount in milliseconds and park healthy messages.
+ */
+export const DEFAULT_REDELIVERY_BACKOFF = Object.freeze({ baseDelayMs: 100, maxDelayMs: 5_000 });
+
+export interface SettleOptions {
+  /**
+   * Runs before a retryable failure is handed back for redelivery. Defaults to
+   * full-jitter backoff on DEFAULT_REDELIVERY_BACKOFF by the delivery's retryCount.
+   */
+  waitBeforeRetry?: (retryCount: number) => Promise<void>;
+}
+
+const defaultWaitBeforeRetry = (retryCount: number): Promise<void> =>
+  waitBeforeRetry(DEFAULT_REDELIVERY_BACKOFF, retryCount + 1);
 
 export type Settlement<Result> =
   { action: 'ack'; result: Result } | { action: 'retry' | 'park'; failure: ConsumerFailure };
@@ -27,6 +48,7 @@ export type Settlement<Result> =
 export async function settleDelivery<Result>(
   delivery: Delivery,
   process: () => Promise<Result>,
+  options: SettleOptions = {},
 ): Promise<Settlement<Result>> {
   let result: Result;
   try {
@@ -34,6 +56,9 @@ export async function settleDelivery<Result>(
   } catch (error) {
     const failure = toConsumerFailure({ failure: classifyFailure(error), error, attempts: 1 });
     const action = failure.kind === 'terminal' ? 'park' : 'retry';
+    if (action === 'retry') {
+      await (options.waitBeforeRetry ?? defaultWaitBeforeRetry)(delivery.retryCount ?? 0);
+    }
     await delivery.nack(action, failure.reason);
     return { action, failure };
   }

@@ -71,6 +71,49 @@ describe('settleDelivery', () => {
     expect(settled).toEqual({ action: 'retry', failure });
   });
 
+  it('given a retryable failure of a message delivered twice before, it waits by that retry count, then sends it back', async () => {
+    // Given
+    const delivery = { ...recordingDelivery('evt-7'), retryCount: 2 };
+    const events: string[] = [];
+    const waitBeforeRetry = (retryCount: number) => {
+      events.push(`waited for retry count ${String(retryCount)}`);
+      return Promise.resolve();
+    };
+    const nack = delivery.nack;
+    delivery.nack = (action, reason) => {
+      events.push(`nack ${action}`);
+      return nack(action, reason);
+    };
+
+    // When
+    await settleDelivery(delivery, () => Promise.reject(retryableFailure('database restarting')), {
+      waitBeforeRetry,
+    });
+
+    // Then
+    expect(events).toEqual(['waited for retry count 2', 'nack retry']);
+  });
+
+  it('given a terminal failure or success, it does not wait', async () => {
+    // Given
+    const waited: number[] = [];
+    const waitBeforeRetry = (retryCount: number) => {
+      waited.push(retryCount);
+      return Promise.resolve();
+    };
+
+    // When
+    await settleDelivery(recordingDelivery('evt-8'), () => Promise.reject(terminalFailure('bad')), {
+      waitBeforeRetry,
+    });
+    await settleDelivery(recordingDelivery('evt-9'), () => Promise.resolve('done'), {
+      waitBeforeRetry,
+    });
+
+    // Then
+    expect(waited).toEqual([]);
+  });
+
   it('given a terminal ConsumerFailure, it is parked with its reason', async () => {
     // Given
     const delivery = recordingDelivery('evt-7');

@@ -2,6 +2,7 @@
 // SIGKILL, no PostgreSQL server and no data directory is left behind.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -39,16 +40,20 @@ describe('the embedded server guardian', () => {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const started = await new Promise<{ url: string; directory: string }>((resolve, reject) => {
-      owner.stdout
-        .setEncoding('utf8')
-        .once('data', (line: string) => resolve(JSON.parse(line) as never));
-      owner.once('exit', (code) => reject(new Error(`owner exited early with ${String(code)}`)));
-    });
-    expect(await accepts(started.url)).toBe(true);
-    expect(existsSync(started.directory)).toBe(true);
-
-    owner.kill('SIGKILL');
+    let started: { url: string; directory: string };
+    try {
+      started = await new Promise((resolve, reject) => {
+        createInterface({ input: owner.stdout }).once('line', (line) =>
+          resolve(JSON.parse(line) as never),
+        );
+        owner.once('exit', (code) => reject(new Error(`owner exited early with ${String(code)}`)));
+      });
+      expect(await accepts(started.url)).toBe(true);
+      expect(existsSync(started.directory)).toBe(true);
+    } finally {
+      // The kill under test, and in any case: a failed step must not leave it running.
+      owner.kill('SIGKILL');
+    }
 
     await eventually(() => !existsSync(started.directory));
     expect(await accepts(started.url)).toBe(false);

@@ -37,6 +37,13 @@ export async function stopOrphan(rootDir: string): Promise<void> {
     (text) => text.split('\n')[0],
   );
   if (postmasterPid === undefined || !isAlive(postmasterPid)) return;
+  // After a reboot the pid may belong to anything: only a postgres process
+  // serving this very directory is ours to stop.
+  const commandLine = await readFile(`/proc/${String(postmasterPid)}/cmdline`, 'utf8').catch(
+    () => '',
+  );
+  if (!commandLine.includes('postgres') || !commandLine.includes(path.join(rootDir, 'data')))
+    return;
   // SIGQUIT is PostgreSQL's immediate shutdown: nothing in it is worth keeping.
   process.kill(postmasterPid, 'SIGQUIT');
   for (let waited = 0; waited < 5_000 && isAlive(postmasterPid); waited += 100) await sleep(100);

@@ -56,9 +56,12 @@ export function consumerContract(context: GroupContext): void {
       store: context.harness().childStore,
       group,
     });
-    expect(report).toEqual({ received: event.id, retryCount: 0 });
-
-    child.kill('SIGKILL');
+    try {
+      expect(report).toEqual({ received: event.id, retryCount: 0 });
+    } finally {
+      // Killed here in any case: a failed expectation must not leave it running.
+      child.kill('SIGKILL');
+    }
     expect(await exited).toBe('SIGKILL');
     const survivor = context.store().subscribeToGroup(group);
     const redelivered = await receive(survivor).next(20_000);

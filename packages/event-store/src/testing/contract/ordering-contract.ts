@@ -45,16 +45,20 @@ export function orderingContract(context: GroupContext): void {
     // The lower position is taken first, by a transaction that stays open...
     const lower = newEvent('TakenFirstCommittedLast');
     const held = await inversion.holdAppendOpen(stream, [lower]);
-    // ...while a higher position commits on another connection.
     const higher = newEvent('TakenLastCommittedFirst');
-    await store.appendToStream(`${prefix}-other`, [higher], { expectedRevision: 'no_stream' });
-    // Named point: the subscriber has looked at the log since the higher one committed.
-    await inversion.subscribersLooked(2);
-    expect(deliveries.items, 'nothing after the open transaction is delivered yet').toEqual([]);
-    expect(await store.readAll({ filter: { kind: 'stream_prefix', prefixes: [prefix] } })).toEqual(
-      [],
-    );
-    await held.commit();
+    try {
+      // ...while a higher position commits on another connection.
+      await store.appendToStream(`${prefix}-other`, [higher], { expectedRevision: 'no_stream' });
+      // Named point: the subscriber has looked at the log since the higher one committed.
+      await inversion.subscribersLooked(2);
+      expect(deliveries.items, 'nothing after the open transaction is delivered yet').toEqual([]);
+      expect(
+        await store.readAll({ filter: { kind: 'stream_prefix', prefixes: [prefix] } }),
+      ).toEqual([]);
+    } finally {
+      // Always: an open transaction would hold back every reader of this server.
+      await held.commit();
+    }
 
     const received = await deliveries.atLeast(2);
     expect(received.map((delivery) => delivery.event.id)).toEqual([lower.id, higher.id]);
