@@ -125,11 +125,23 @@ export async function settleNack(
        AND m.lease_consumer = ${consumerId} AND g.group_id = m.group_id`.execute(db);
 }
 
-/** On a graceful close: hand this consumer's unsettled messages back at once, as a dead one's would be. */
+/**
+ * On a graceful close: hand this consumer's unsettled messages back at once,
+ * as a dead one's would be. Messages leased but never handed to the handler
+ * (`unseen`) were not really delivered: they go back without counting the
+ * delivery, so a clean shutdown can never push one past maxRetryCount.
+ */
 export async function releaseConsumerLeases(
   db: Kysely<EventStoreTables>,
-  input: { groupId: number; consumerId: number },
+  input: { groupId: number; consumerId: number; unseen: readonly number[] },
 ): Promise<void> {
+  if (input.unseen.length > 0) {
+    await sql`
+      UPDATE es_subscription_message m
+         SET lease_consumer = NULL, lease_expires_at = NULL, deliveries = m.deliveries - 1
+       WHERE m.group_id = ${input.groupId} AND m.lease_consumer = ${input.consumerId}
+         AND m.global_position = ANY(${[...input.unseen]}::bigint[])`.execute(db);
+  }
   await sql`
     UPDATE es_subscription_message m SET ${releaseSet(sql`'consumer closed'`)}
       FROM es_subscription_group g

@@ -46,7 +46,8 @@ export function openPersistentSubscription(
   // Set while the in-flight limit stops leasing: only then must a settlement wake the loop.
   let waitingForSlot = false;
   let session: ConsumerSession | undefined;
-  const buffer: Delivery[] = [];
+  // Leased but not yet handed to the handler, with their positions.
+  const buffer: { position: number; delivery: Delivery }[] = [];
 
   const toDelivery = (row: LeasedRow, groupId: number, consumerId: number): Delivery => {
     const event = toRecordedEvent(row);
@@ -88,7 +89,12 @@ export function openPersistentSubscription(
       limit: capacity,
     });
     inFlight += rows.length;
-    buffer.push(...rows.map((row) => toDelivery(row, group.group_id, consumer.consumerId)));
+    buffer.push(
+      ...rows.map((row) => ({
+        position: row.global_position,
+        delivery: toDelivery(row, group.group_id, consumer.consumerId),
+      })),
+    );
     return rows.length;
   };
 
@@ -104,7 +110,7 @@ export function openPersistentSubscription(
         if (failure !== undefined) throw failure;
         const next = buffer.shift();
         if (next !== undefined) {
-          yield next;
+          yield next.delivery;
           continue;
         }
         const reclaim = Date.now() - reclaimedAt >= options.pollIntervalMs;
@@ -121,6 +127,7 @@ export function openPersistentSubscription(
       await releaseConsumerLeases(db, {
         groupId: group.group_id,
         consumerId: consumer.consumerId,
+        unseen: buffer.map((leased) => leased.position),
       }).catch(() => undefined);
       await consumer.close();
     }

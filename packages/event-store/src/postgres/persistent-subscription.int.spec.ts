@@ -1,0 +1,51 @@
+// Embedded-store behaviour beyond the contract: what a graceful close does to
+// messages this consumer leased but never handed to its handler.
+import { createTestDatabase } from '@effectively-once/postgres/testing';
+import { describe, expect, it } from 'vitest';
+import { newEvents, uniqueName } from '../testing/contract/harness.js';
+import { receive } from '../testing/receiver.js';
+import { eventStoreMigrations } from './migrations/index.js';
+import { createPostgresEventStore } from './postgres-event-store.js';
+
+const { url } = await createTestDatabase(eventStoreMigrations);
+
+describe('closing a persistent subscription', () => {
+  it('returns leased but unseen messages without counting a delivery, so none is parked', async () => {
+    const store = createPostgresEventStore({ url, pollIntervalMs: 100 });
+    try {
+      const prefix = uniqueName('close');
+      const group = uniqueName('group');
+      await store.createSubscriptionGroup(group, {
+        filter: { kind: 'stream_prefix', prefixes: [prefix] },
+        maxRetryCount: 0,
+        maxInFlight: 10,
+      });
+      const events = newEvents(3);
+      await store.appendToStream(`${prefix}-1`, events, { expectedRevision: 'no_stream' });
+
+      // One consumer leases all three, hands one to its handler, and closes.
+      const first = store.subscribeToGroup(group);
+      const handled = await first[Symbol.asyncIterator]().next();
+      if (handled.done === true) throw new Error('the subscription ended early');
+      await handled.value.ack();
+      await first.close();
+
+      // The next consumer gets the other two as first deliveries.
+      const second = store.subscribeToGroup(group);
+      const received = await receive(second).atLeast(2);
+      for (const delivery of received) await delivery.ack();
+      await second.close();
+
+      expect(received.map((d) => d.event.id).sort()).toEqual(
+        events
+          .slice(1)
+          .map((e) => e.id)
+          .sort(),
+      );
+      expect(received.map((d) => d.retryCount)).toEqual([0, 0]);
+      expect(await store.listParkedMessages(group)).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});
