@@ -2,9 +2,11 @@ import { toConsumerFailure, type ConsumerFailure } from './consumer-failure.js';
 import { classifyFailure } from './failure-classifier.js';
 import { waitBeforeRetry } from './retry-policy.js';
 
-/** What a broker hands a consumer: a message that is settled exactly once. */
+/**
+ * What a broker hands a consumer: a message that is settled exactly once. The
+ * event store's deliveries (`@effectively-once/event-store`) fit it as they are.
+ */
 export interface Delivery {
-  readonly messageId: string;
   /** Deliveries of this message before this one (0 the first time), when the broker says. */
   readonly retryCount?: number;
   ack(): Promise<void>;

@@ -1,5 +1,7 @@
 // Embedded-store behaviour beyond the contract: what a graceful close does to
-// messages this consumer leased but never handed to its handler.
+// messages this consumer leased but never handed to its handler, and the
+// port's deliveries settled through the idempotency package's ack rule.
+import { retryableFailure, settleDelivery } from '@effectively-once/idempotency';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { describe, expect, it } from 'vitest';
 import { newEvents, uniqueName } from '../testing/contract/harness.js';
@@ -43,6 +45,49 @@ describe('closing a persistent subscription', () => {
           .sort(),
       );
       expect(received.map((d) => d.retryCount)).toEqual([0, 0]);
+      expect(await store.listParkedMessages(group)).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('settling deliveries with settleDelivery', () => {
+  it('acknowledges a processed delivery and hands a failed one back with its retry count', async () => {
+    const store = createPostgresEventStore({ url, pollIntervalMs: 100 });
+    try {
+      const prefix = uniqueName('settle');
+      const group = uniqueName('group');
+      await store.createSubscriptionGroup(group, {
+        filter: { kind: 'stream_prefix', prefixes: [prefix] },
+      });
+      const [event] = newEvents(1);
+      await store.appendToStream(`${prefix}-1`, [event!], { expectedRevision: 'no_stream' });
+      const subscription = store.subscribeToGroup(group);
+      const deliveries = receive(subscription);
+      const waitedFor: number[] = [];
+      const waitBeforeRetry = (retryCount: number) => {
+        waitedFor.push(retryCount);
+        return Promise.resolve();
+      };
+
+      const first = await deliveries.next();
+      const failed = await settleDelivery(
+        first,
+        () => Promise.reject(retryableFailure('database restarting')),
+        { waitBeforeRetry },
+      );
+      const second = await deliveries.next();
+      const applied = await settleDelivery(second, () => Promise.resolve('applied'), {
+        waitBeforeRetry,
+      });
+      await subscription.close();
+
+      expect(failed.action).toBe('retry');
+      expect(applied).toEqual({ action: 'ack', result: 'applied' });
+      expect([first.retryCount, second.retryCount]).toEqual([0, 1]);
+      expect(second.event.id).toBe(event!.id);
+      expect(waitedFor).toEqual([0]);
       expect(await store.listParkedMessages(group)).toEqual([]);
     } finally {
       await store.close();

@@ -35,7 +35,6 @@ const db = connect<InventoryDatabase>(args.databaseUrl, { maxConnections: 1 });
 const { pid } = process;
 
 const delivery: Delivery = {
-  messageId: args.line.id,
   ack: () => {
     if (args.crashBeforeAck) {
       say({ step: 'crashing', pid, signal: 'SIGKILL' });

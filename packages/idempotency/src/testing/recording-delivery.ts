@@ -5,6 +5,7 @@ import type { Delivery } from '../settle-delivery.js';
  * never for the database.
  */
 export interface RecordingDelivery extends Delivery {
+  readonly messageId: string;
   readonly settlements: readonly ('ack' | 'retry' | 'park')[];
   readonly reasons: readonly string[];
 }
