@@ -63,7 +63,7 @@ export function breakdownLine({ breakdown }: Summary): string {
   return (
     `Time per message at concurrency 1: raw pg ${formatMicros(rawPgMicros)}; ` +
     `the same SQL in a Kysely transaction ${formatMicros(kyselyMicros)} (${plus(kyselyMicros - rawPgMicros)}: Kysely); ` +
-    `processOnce ${formatMicros(libraryMicros)} (${plus(libraryMicros - kyselyMicros)}: processOnce itself, its claim builder included).`
+    `processOnce ${formatMicros(libraryMicros)} (${plus(libraryMicros - kyselyMicros)}: processOnce itself).`
   );
 }
 

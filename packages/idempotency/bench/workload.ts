@@ -30,9 +30,8 @@ export function skuPrefix(runner: RunnerName): string {
   return `bench-${runner}-`;
 }
 
-/** The claim of the pattern, as the raw path sends it. */
-export const CLAIM_SQL = `INSERT INTO processed_message (consumer_name, message_id) VALUES ($1, $2)
-ON CONFLICT DO NOTHING RETURNING message_id`;
+/** The claim of the pattern: the raw paths send the library's own text. */
+export { CLAIM_SQL } from '../src/index.js';
 
 /** The inventory update of the pattern, as the raw path sends it. */
 export const RESERVE_SQL = `UPDATE inventory SET available = available - $1, reserved = reserved + $1
