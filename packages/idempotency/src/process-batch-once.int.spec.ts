@@ -12,6 +12,7 @@ import {
   stockOf,
   type OrderLinePlaced,
 } from '../examples/inventory/index.js';
+import type { OutcomeReport } from './outcome.js';
 import { processBatchOnce } from './process-batch-once.js';
 import { markerCount } from './testing/consumer-check.js';
 
@@ -39,11 +40,13 @@ describe('processBatchOnce', () => {
       OrderLinePlaced,
     ];
 
+    const reports: OutcomeReport[] = [];
     const first = await processBatchOnce({
       db,
       consumer: inventoryReservation,
       messages: [a, b],
       work: reserveAll,
+      onOutcome: (report) => reports.push(report),
     });
     const second = await processBatchOnce({
       db,
@@ -63,6 +66,10 @@ describe('processBatchOnce', () => {
       { messageId: a.id, outcome: 'duplicate' },
     ]);
     expect(await stockOf(db, sku)).toMatchObject({ available: 94, reserved: 6 });
+    expect(reports.map((r) => [r.messageId, r.outcome])).toEqual([
+      [a.id, 'applied'],
+      [b.id, 'applied'],
+    ]);
     for (const line of [a, b, c])
       expect(await markerCount(db, inventoryReservation.name, line.id)).toBe(1);
   });
@@ -71,15 +78,18 @@ describe('processBatchOnce', () => {
     const sku = newSku();
     await restock(db, sku, 1);
     const lines = [orderLinePlaced({ sku, quantity: 1 }), orderLinePlaced({ sku, quantity: 5 })];
+    const reports: OutcomeReport[] = [];
 
     const attempt = processBatchOnce({
       db,
       consumer: inventoryReservation,
       messages: lines,
       work: reserveAll,
+      onOutcome: (report) => reports.push(report),
     });
 
     await expect(attempt).rejects.toMatchObject({ kind: 'terminal', sqlState: '23514' });
+    expect(reports.map((r) => r.outcome)).toEqual(['terminal_failure', 'terminal_failure']);
     expect(await stockOf(db, sku)).toMatchObject({ available: 1, reserved: 0 });
     for (const line of lines)
       expect(await markerCount(db, inventoryReservation.name, line.id)).toBe(0);

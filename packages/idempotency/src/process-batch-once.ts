@@ -2,7 +2,9 @@ import type { Kysely, Transaction } from 'kysely';
 import { claimMessages } from './claim.js';
 import type { Consumer } from './consumer.js';
 import { ConsumerFailure, toConsumerFailure } from './consumer-failure.js';
+import type { FailureClass } from './failure-classifier.js';
 import { assertMessageRef, type MessageRef } from './message.js';
+import { notify, type Outcome, type OutcomeListener } from './outcome.js';
 import { markerView, type IdempotencyTables } from './processed-message.table.js';
 import { runWithTransactionRetry } from './transaction-retry.js';
 
@@ -20,6 +22,8 @@ export interface ProcessBatchOnceOptions<
   messages: readonly Message[];
   /** Applies every claimed message, in the claiming transaction. */
   work: (trx: Transaction<Database>, claimed: readonly Message[]) => Promise<void>;
+  /** Hears one report per message of the batch. */
+  onOutcome?: OutcomeListener;
 }
 
 /** Positions of the first occurrence of each claimed id; later copies in the batch are duplicates. */
@@ -50,37 +54,70 @@ export async function processBatchOnce<
 >(options: ProcessBatchOnceOptions<Database, Message>): Promise<BatchOutcome[]> {
   const { db, consumer, messages, work } = options;
   messages.forEach(assertMessageRef);
+  const startedAt = performance.now();
+  let claimMs = 0;
   const run = await runWithTransactionRetry(consumer, () =>
     db
       .transaction()
       .setIsolationLevel(consumer.isolation)
       .execute(async (trx) => {
         const ids = messages.map((message) => message.id);
+        const claimStartedAt = performance.now();
         const owned = await claimMessages(markerView(trx), consumer.name, ids);
+        claimMs = performance.now() - claimStartedAt;
         const claimed = firstClaimedPositions(messages, owned);
-        if (claimed.size > 0)
+        if (claimed.size > 0) {
           await work(
             trx,
             messages.filter((_, position) => claimed.has(position)),
           );
+        }
         return claimed;
       }),
   );
-  if (!run.ok && run.failure.kind === 'business-duplicate') {
-    // Which message repeats a known fact cannot be told from one rolled-back
-    // batch: the caller retries them one by one, where processOnce reports it.
-    throw new ConsumerFailure({
-      kind: 'retryable',
-      reason: `a message in the batch repeats a business fact (${run.failure.constraint}); process the batch's messages one by one with processOnce`,
-      sqlState: run.failure.sqlState,
-      attempts: run.attempts,
-      cause: run.error,
-    });
+  // One report per message, as processOnce gives, with the batch's timings.
+  const report = (outcome: (position: number) => Outcome, reason?: string): void => {
+    const durationMs = performance.now() - startedAt;
+    messages.forEach((message, position) =>
+      notify(options.onOutcome, {
+        outcome: outcome(position),
+        consumer: consumer.name,
+        messageId: message.id,
+        eventType: message.type,
+        durationMs,
+        attempts: run.attempts,
+        claimMs,
+        claimWaited: false,
+        ...(reason === undefined ? {} : { reason }),
+      }),
+    );
+  };
+  if (!run.ok) {
+    const failure = batchFailure(run);
+    report(() => `${failure.kind}_failure`, failure.reason);
+    throw failure;
   }
-  if (!run.ok) throw toConsumerFailure(run);
   const claimed = run.value;
+  report((position) => (claimed.has(position) ? 'applied' : 'duplicate'));
   return messages.map((message, position) => ({
     messageId: message.id,
     outcome: claimed.has(position) ? 'applied' : 'duplicate',
   }));
+}
+
+function batchFailure(run: {
+  failure: FailureClass;
+  error: unknown;
+  attempts: number;
+}): ConsumerFailure {
+  if (run.failure.kind !== 'business-duplicate') return toConsumerFailure(run);
+  // Which message repeats a known fact cannot be told from one rolled-back
+  // batch: the caller retries them one by one, where processOnce reports it.
+  return new ConsumerFailure({
+    kind: 'retryable',
+    reason: `a message in the batch repeats a business fact (${run.failure.constraint}); process the batch's messages one by one with processOnce`,
+    sqlState: run.failure.sqlState,
+    attempts: run.attempts,
+    cause: run.error,
+  });
 }
