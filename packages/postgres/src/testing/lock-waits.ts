@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
- * Whether a backend of the named application is waiting for a lock right now,
+ * Whether a backend of the named application, in this database (test files
+ * share one server), is waiting for a lock right now,
  * and on whom. This is how a test proves that one transaction really waited
  * on another, instead of inferring it from timing.
  */
@@ -14,6 +15,7 @@ export async function findLockWaiter(
     SELECT pid, pg_blocking_pids(pid) AS blocked_by
       FROM pg_stat_activity
      WHERE application_name = ${applicationName}
+       AND datname = current_database()
        AND wait_event_type = 'Lock'`.execute(db);
   const row = rows[0];
   return row === undefined ? undefined : { pid: row.pid, blockedBy: row.blocked_by };
