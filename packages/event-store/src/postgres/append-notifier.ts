@@ -6,7 +6,7 @@
 // this process dies between commit and NOTIFY, subscribers' polling finds the
 // events anyway.
 import { sql, type Kysely } from 'kysely';
-import { APPENDED_CHANNEL } from './append.js';
+import { APPENDED_CHANNEL } from './append-statement.js';
 import type { EventStoreTables } from './event-store.tables.js';
 
 export interface AppendNotifier {

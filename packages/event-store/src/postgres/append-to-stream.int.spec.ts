@@ -6,7 +6,7 @@ import { createTestDatabase, waitForLockWaiter } from '@effectively-once/postgre
 import { describe, expect, it } from 'vitest';
 import { WrongExpectedRevisionError } from '../port/errors.js';
 import { newEvent, uniqueName } from '../testing/contract/harness.js';
-import { holdAppendOpen } from './hold-append-open.js';
+import { holdAppendOpen } from './testing/hold-append-open.js';
 import { eventStoreMigrations } from './migrations/index.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
 

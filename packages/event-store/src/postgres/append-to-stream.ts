@@ -4,7 +4,7 @@ import { DuplicateEventIdError, WrongExpectedRevisionError } from '../port/error
 import type { AppendResult } from '../port/event-store.js';
 import { parseExpectedRevision, type ExpectedRevision } from '../port/expected-revision.js';
 import { validateAppend, type ValidEvent } from '../port/validate-append.js';
-import { runAppendStatement, type AppendOutcome, type ExistingEvent } from './append.js';
+import { runAppendStatement, type AppendOutcome, type ExistingEvent } from './append-statement.js';
 import type { EventStoreTables } from './event-store.tables.js';
 
 /** A lost race re-runs the statement, which then sees the winner; more than a few means a bug. */

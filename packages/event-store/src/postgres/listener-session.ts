@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { EventStoreUnavailableError } from '../port/errors.js';
 import { Wakeup } from '../wakeup.js';
-import { APPENDED_CHANNEL } from './append.js';
+import { APPENDED_CHANNEL } from './append-statement.js';
 import { CONSUMER_LOCK_NAMESPACE, LEADER_LOCK_NAMESPACE } from './leases.js';
 
 export interface ListenerSession {

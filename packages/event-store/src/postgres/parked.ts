@@ -4,7 +4,7 @@
 // as a duplicate.
 import { sql, type Kysely } from 'kysely';
 import type { ParkedMessage } from '../port/subscription.js';
-import { APPENDED_CHANNEL } from './append.js';
+import { APPENDED_CHANNEL } from './append-statement.js';
 import type { EventStoreTables } from './event-store.tables.js';
 import { loadGroup } from './groups.js';
 import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './read.js';

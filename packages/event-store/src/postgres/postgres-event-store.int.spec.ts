@@ -1,6 +1,6 @@
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { describeEventStoreContract } from '../testing/contract/index.js';
-import { holdAppendOpen } from './hold-append-open.js';
+import { holdAppendOpen } from './testing/hold-append-open.js';
 import { eventStoreMigrations } from './migrations/index.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
 

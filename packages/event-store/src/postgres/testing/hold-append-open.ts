@@ -1,10 +1,10 @@
 // For the commit-order inversion test: an append whose transaction stays open
 // on its own connection until the test commits it.
 import { connect } from '@effectively-once/postgres';
-import type { NewEvent } from '../port/envelope.js';
-import { DEFAULT_MAX_EVENT_BYTES, validateAppend } from '../port/validate-append.js';
-import { runAppendStatement } from './append.js';
-import type { EventStoreTables } from './event-store.tables.js';
+import type { NewEvent } from '../../port/envelope.js';
+import { DEFAULT_MAX_EVENT_BYTES, validateAppend } from '../../port/validate-append.js';
+import { runAppendStatement } from '../append-statement.js';
+import type { EventStoreTables } from '../event-store.tables.js';
 
 /**
  * Resolves once the events are inserted (their positions taken) but not
