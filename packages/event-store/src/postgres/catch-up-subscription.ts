@@ -6,6 +6,7 @@ import type { CatchUpSubscription, SubscriptionFilter } from '../port/subscripti
 import type { EventStoreTables } from './event-store.tables.js';
 import { openListenerSession, type ListenerSession } from './listener-session.js';
 import { readAllRows, toRecordedEvent } from './read.js';
+import { closableIterable } from './closable-iterable.js';
 
 const PAGE_SIZE = 500;
 
@@ -56,12 +57,8 @@ export function openCatchUpSubscription(options: CatchUpOptions): CatchUpSubscri
   }
 
   const iterator = events();
-  return {
-    [Symbol.asyncIterator]: () => iterator,
-    close: async () => {
-      closed = true;
-      session?.wakeup.signal();
-      await iterator.return(undefined);
-    },
-  };
+  return closableIterable(iterator, () => {
+    closed = true;
+    session?.wakeup.signal();
+  });
 }

@@ -18,6 +18,7 @@ import {
 import { openConsumerSession, type ConsumerSession } from './listener-session.js';
 import { pumpGroup } from './pump.js';
 import { toRecordedEvent } from './read.js';
+import { closableIterable } from './closable-iterable.js';
 
 export interface PersistentSubscriptionOptions {
   db: Kysely<EventStoreTables>;
@@ -134,12 +135,8 @@ export function openPersistentSubscription(
   }
 
   const iterator = deliveries();
-  return {
-    [Symbol.asyncIterator]: () => iterator,
-    close: async () => {
-      closed = true;
-      session?.wakeup.signal();
-      await iterator.return(undefined);
-    },
-  };
+  return closableIterable(iterator, () => {
+    closed = true;
+    session?.wakeup.signal();
+  });
 }
