@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/** One authorization the payment provider granted; a void changes its status. */
+export const LedgerEntry = z.object({
+  authorizationId: z.string(),
+  idempotencyKey: z.string(),
+  amountCents: z.number().int().positive(),
+  status: z.enum(['authorized', 'voided']),
+  createdAt: z.iso.datetime({ offset: true }),
+  voidedAt: z.iso.datetime({ offset: true }).nullable(),
+});
+export type LedgerEntry = z.infer<typeof LedgerEntry>;
+
+export const Ledger = z.object({ authorizations: z.array(LedgerEntry) }).meta({ id: 'Ledger' });
+export type Ledger = z.infer<typeof Ledger>;

@@ -1,0 +1,14 @@
+export * from './api/emails.api.js';
+export * from './api/inventory.api.js';
+export * from './api/ledger.api.js';
+export * from './api/orders.api.js';
+export * from './api/problem.api.js';
+export * from './consumers.js';
+export * from './events/inventory.events.js';
+export { defineEvent, type EventOf, type MessageDefinition } from './events/message.js';
+export * from './events/notification.events.js';
+export * from './events/order.events.js';
+export * from './events/parse-event.js';
+export * from './events/payment.events.js';
+export * from './events/values.js';
+export * from './streams.js';
