@@ -1,0 +1,68 @@
+// The only reader of process.env in the supervisor. Everything else gets
+// these values as arguments; children get their own env built from them.
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65_535);
+
+const SupervisorEnv = z.object({
+  /** The public entry point (gateway, later the console). 0 picks a free port. */
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * `fixed`: the services use the documented ports 3001-3006 and SMTP 2525.
+   * `auto`: free ports are picked at start (tests, or a machine where those are taken).
+   */
+  STACK_PORTS: z.enum(['fixed', 'auto']).default('fixed'),
+  /** Restock the demo SKUs when they do not exist yet. */
+  STACK_SEED: z.stringbool().default(true),
+  /** Longest pause before restarting a service that keeps dying. */
+  STACK_RESTART_MAX_DELAY_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** How long one service may take to answer /ready at start. */
+  STACK_READY_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(60_000),
+  /**
+   * Every database of the stack is named with this prefix (eo_order, eo_inventory, ...).
+   * Tests use a unique one, so a run never touches another run's data on a shared server.
+   */
+  STACK_DATABASE_PREFIX: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,39}$/, 'must be lower-case letters, digits and underscores')
+    .default('eo_'),
+  /** Embedded server: `durable` flushes every commit; `fast-for-tests` turns fsync off (tests kill services, never the server). */
+  STACK_DURABILITY: z.enum(['durable', 'fast-for-tests']).default('durable'),
+  /** Embedded server: keep the cluster here across runs (temporary and deleted on exit when unset). */
+  STACK_DATA_DIR: z.string().min(1).optional(),
+  /** `raw`: pass the services' JSON log lines through. `pretty`: one short line each. */
+  STACK_LOG_FORMAT: z.enum(['pretty', 'raw']).default('pretty'),
+  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info'),
+});
+
+export type SupervisorConfig = z.output<typeof SupervisorEnv> & {
+  /** What the children inherit unchanged: PATH, the event-store and database selection, etc. */
+  readonly inheritedEnv: Readonly<Record<string, string>>;
+};
+
+/** Passed through to every child as is. DATABASE_URL is not: each child gets its own database's URL. */
+const INHERITED = ['PATH', 'HOME', 'TMPDIR', 'NODE_OPTIONS', 'EVENTSTORE_CONNECTION_STRING'];
+
+/**
+ * Reads and validates the supervisor's settings; a bad value fails with its name and the rule.
+ *
+ * @example
+ * const config = loadSupervisorConfig(); // { PORT: 3000, STACK_PORTS: 'fixed', ... }
+ */
+export function loadSupervisorConfig(env: NodeJS.ProcessEnv = process.env): SupervisorConfig {
+  const values = Object.fromEntries(
+    Object.keys(SupervisorEnv.shape).map((key) => [key, env[key] || undefined]),
+  );
+  const parsed = SupervisorEnv.safeParse(values);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+    throw new Error(`Invalid supervisor configuration: ${problems.join('; ')}`);
+  }
+  const inheritedEnv: Record<string, string> = {};
+  for (const key of INHERITED) {
+    const value = env[key];
+    if (value !== undefined && value !== '') inheritedEnv[key] = value;
+  }
+  return { ...parsed.data, inheritedEnv };
+}

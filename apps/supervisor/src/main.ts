@@ -1,0 +1,147 @@
+// `pnpm start`: the composition root of the whole stack. Starts PostgreSQL
+// (embedded, or DATABASE_URL), prepares the databases, starts every process
+// group in order and waits for each to be ready, seeds demo stock, prints the
+// URLs, and on Ctrl-C or SIGTERM stops everything it started.
+import { fileURLToPath } from 'node:url';
+import { startPostgres, type PostgresServer } from '@effectively-once/postgres';
+import { loadSupervisorConfig } from './config.js';
+import { prepareDatabases } from './databases.js';
+import { formatLogLine } from './log-lines.js';
+import { choosePorts } from './ports.js';
+import { DEFAULT_RESTART_POLICY } from './restart-policy.js';
+import { seedInventory } from './seed.js';
+import { defineStack, type ProcessGroup, type StackPorts } from './stack.js';
+import {
+  superviseProcess,
+  type ProcessEvent,
+  type SupervisedProcess,
+} from './supervised-process.js';
+import { waitUntilReady } from './wait-ready.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const GROUPS: readonly ProcessGroup[] = ['external', 'service', 'edge'];
+
+const config = loadSupervisorConfig();
+const print = (line: string): void => void process.stdout.write(`${line}\n`);
+const say = (message: string): void => print(formatLogLine('supervisor', message, 'raw'));
+/** A test that started the stack with an IPC channel hears what happens; a terminal does not. */
+const tell = (message: object): void => {
+  if (process.connected) process.send?.(message);
+};
+
+const running: SupervisedProcess[] = [];
+let postgres: PostgresServer | undefined;
+let stopping: Promise<void> | undefined;
+
+function describeEvent(event: ProcessEvent): string {
+  if (event.type === 'started') return `${event.name} started (pid ${String(event.pid)})`;
+  const how = event.signal ?? `code ${String(event.code)}`;
+  return `${event.name} (pid ${String(event.pid)}) exited with ${how}; restarting in ${String(event.restartInMs)} ms`;
+}
+
+async function startGroup(
+  group: ProcessGroup,
+  specs: ReturnType<typeof defineStack>,
+): Promise<void> {
+  const members = specs.filter((spec) => spec.group === group);
+  for (const spec of members) {
+    running.push(
+      superviseProcess({
+        spec,
+        repoRoot: REPO_ROOT,
+        policy: { ...DEFAULT_RESTART_POLICY, maxDelayMs: config.STACK_RESTART_MAX_DELAY_MS },
+        onLine: (line) => print(formatLogLine(spec.name, line, config.STACK_LOG_FORMAT)),
+        onEvent: (event) => {
+          say(describeEvent(event));
+          tell({ type: 'process', event });
+        },
+      }),
+    );
+  }
+  await Promise.all(
+    members.map((spec) =>
+      waitUntilReady({
+        name: spec.name,
+        url: spec.readyUrl,
+        timeoutMs: config.STACK_READY_TIMEOUT_MS,
+      }),
+    ),
+  );
+}
+
+function banner(ports: StackPorts, startedInMs: number): string {
+  const url = (port: number): string => `http://${config.HOST}:${String(port)}`;
+  return [
+    '',
+    `effectively-once is ready in ${(startedInMs / 1000).toFixed(1)} s`,
+    `  entry point (API):   ${url(ports.gateway)}  (try ${url(ports.gateway)}/api/health)`,
+    `  order:               ${url(ports.order)}`,
+    `  inventory:           ${url(ports.inventory)}`,
+    `  payment:             ${url(ports.payment)}`,
+    `  notification:        ${url(ports.notification)}`,
+    `  payment provider:    ${url(ports.paymentProvider)}  (ledger: /ledger)`,
+    `  mail sink:           ${url(ports.mailSink)}  (mail: /emails; SMTP on ${String(ports.smtp)})`,
+    `  event store:         ${config.inheritedEnv['EVENTSTORE_CONNECTION_STRING'] === undefined ? 'embedded (PostgreSQL)' : 'EventStoreDB'}`,
+    `  PostgreSQL:          ${postgres?.kind ?? 'unknown'}`,
+    'Ctrl-C stops everything.',
+    '',
+  ].join('\n');
+}
+
+async function stopAll(exitCode: number): Promise<void> {
+  stopping ??= (async () => {
+    say('stopping');
+    for (const group of [...GROUPS].reverse()) {
+      await Promise.all(running.filter((p) => p.spec.group === group).map((p) => p.stop()));
+    }
+    await postgres?.stop();
+    say('stopped');
+    process.exit(exitCode);
+  })();
+  return stopping;
+}
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  postgres = await startPostgres({
+    durability: config.STACK_DURABILITY,
+    ...(config.STACK_DATA_DIR === undefined ? {} : { dataDir: config.STACK_DATA_DIR }),
+  });
+  const databases = await prepareDatabases({
+    adminUrl: postgres.adminUrl,
+    prefix: config.STACK_DATABASE_PREFIX,
+    migrateEventStore: config.inheritedEnv['EVENTSTORE_CONNECTION_STRING'] === undefined,
+  });
+  const ports = await choosePorts({
+    mode: config.STACK_PORTS,
+    host: config.HOST,
+    gatewayPort: config.PORT,
+  });
+  const specs = defineStack({
+    host: config.HOST,
+    ports,
+    databases,
+    logLevel: config.LOG_LEVEL,
+    inheritedEnv: config.inheritedEnv,
+  });
+  for (const group of GROUPS) await startGroup(group, specs);
+  if (config.STACK_SEED) {
+    await seedInventory({ inventoryUrl: `http://${config.HOST}:${String(ports.inventory)}` });
+  }
+  print(banner(ports, performance.now() - startedAt));
+  tell({
+    type: 'ready',
+    gatewayUrl: `http://${config.HOST}:${String(ports.gateway)}`,
+    ports,
+    databases: { adminUrl: postgres.adminUrl, ...databases },
+  });
+}
+
+process.once('SIGINT', () => void stopAll(0));
+process.once('SIGTERM', () => void stopAll(0));
+// Started by a test or a tool over IPC: when that parent goes away, so does the stack.
+process.once('disconnect', () => void stopAll(0));
+main().catch((error: unknown) => {
+  say(`start failed: ${error instanceof Error ? error.message : String(error)}`);
+  void stopAll(1);
+});

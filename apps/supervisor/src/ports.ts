@@ -1,0 +1,50 @@
+import { createServer } from 'node:net';
+import { FIXED_PORTS, type StackPorts } from './stack.js';
+
+async function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The documented ports, or free ones picked once at start. They are kept for
+ * the stack's life, so a restarted service comes back where the others expect it.
+ *
+ * @example
+ * const ports = await choosePorts({ mode: 'auto', host: '127.0.0.1', gatewayPort: 0 });
+ */
+export async function choosePorts(input: {
+  mode: 'fixed' | 'auto';
+  host: string;
+  gatewayPort: number;
+}): Promise<StackPorts> {
+  const taken = new Set<number>();
+  const pick = async (): Promise<number> => {
+    for (;;) {
+      const port = await freePort(input.host);
+      if (!taken.has(port)) {
+        taken.add(port);
+        return port;
+      }
+    }
+  };
+  const gateway = input.gatewayPort === 0 ? await pick() : input.gatewayPort;
+  if (input.mode === 'fixed') return { ...FIXED_PORTS, gateway };
+  return {
+    gateway,
+    order: await pick(),
+    inventory: await pick(),
+    payment: await pick(),
+    notification: await pick(),
+    paymentProvider: await pick(),
+    mailSink: await pick(),
+    smtp: await pick(),
+  };
+}
