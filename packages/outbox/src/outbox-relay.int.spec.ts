@@ -1,0 +1,303 @@
+import { EventStoreError } from '@effectively-once/event-store';
+import { describe, expect, it } from 'vitest';
+import { OutboxPublishError, startOutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';
+import { countPending, pruneSentEvents } from './outbox.repository.js';
+import type { OutboxTables } from './outbox.table.js';
+import {
+  enqueueCommitted,
+  newStream,
+  outboxFixture,
+  publishedCounter,
+  streamEventIds,
+  thingHappened,
+} from './testing/fixtures.js';
+import { interceptAppends } from './testing/intercept-appends.js';
+
+const { db, url, store } = await outboxFixture();
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/**
+ * Runs `test` with a relay that is closed afterwards, whatever happens. The
+ * relay has no connection to LISTEN on and polls once a minute, and its first
+ * run is over when `test` starts: what it publishes then, only `flush()` does.
+ */
+async function withRelay(
+  options: Partial<OutboxRelayOptions<OutboxTables>>,
+  test: (relay: ReturnType<typeof startOutboxRelay>) => Promise<void>,
+) {
+  const relay = startOutboxRelay({ db, store, log: silent, pollIntervalMs: 60_000, ...options });
+  try {
+    await relay.flush().catch(() => undefined);
+    await test(relay);
+  } finally {
+    await relay.close();
+  }
+}
+
+const unsentIds = async (streamName: string) =>
+  (
+    await db
+      .selectFrom('outbox')
+      .select('event_id')
+      .where('stream_name', '=', streamName)
+      .where('sent_at', 'is', null)
+      .orderBy('position')
+      .execute()
+  ).map((row) => row.event_id);
+
+describe('the outbox relay', () => {
+  it('publishes each row with its event id, in order per stream, and marks it sent', async () => {
+    // Given rows of two streams, interleaved, and a relay draining them 3 at a time
+    const [a, b] = [newStream(), newStream()];
+    const counter = publishedCounter();
+
+    await withRelay({ batchSize: 3, onPublished: counter.onPublished }, async (relay) => {
+      const before = counter.total(); // rows other tests left unsent
+      const ids = await enqueueCommitted(
+        db,
+        [0, 1, 2, 3, 4, 5, 6].map((index) => thingHappened(index % 2 === 0 ? a : b, index)),
+      );
+
+      // When everything pending is flushed
+      const published = await relay.flush();
+
+      // Then each stream holds its events once, with the outbox ids, in position order
+      expect(published).toBe(7);
+      expect(await relay.pending()).toBe(0);
+      expect(await streamEventIds(store, a)).toEqual([ids[0], ids[2], ids[4], ids[6]]);
+      expect(await streamEventIds(store, b)).toEqual([ids[1], ids[3], ids[5]]);
+      const [first] = await store.readStream(a);
+      expect(first).toMatchObject({ type: 'ThingHappened', data: { index: 0 } });
+      expect(counter.total() - before).toBe(7);
+      expect(await unsentIds(a)).toEqual([]);
+    });
+  });
+
+  it('counts pending rows and publishes nothing twice on a second flush', async () => {
+    const streamName = newStream();
+    await withRelay({ pollIntervalMs: 60_000 }, async (relay) => {
+      await relay.flush();
+      await enqueueCommitted(db, [thingHappened(streamName, 0), thingHappened(streamName, 1)]);
+      expect(await relay.pending()).toBe(2);
+      expect(await relay.flush()).toBe(2);
+      expect(await relay.flush()).toBe(0);
+      expect(await streamEventIds(store, streamName)).toHaveLength(2);
+    });
+  });
+
+  it('wakes on the notification of a committed insert, long before its poll', async () => {
+    // Given a relay with its own connection (LISTEN) that would poll only once a minute
+    const streamName = newStream();
+    const counter = publishedCounter();
+    await withRelay(
+      { databaseUrl: url, pollIntervalMs: 60_000, onPublished: counter.onPublished },
+      async (relay) => {
+        await relay.flush(); // its connection is open and listening
+
+        // When a row commits
+        const before = counter.total();
+        const [id] = await enqueueCommitted(db, [thingHappened(streamName, 0)]);
+
+        // Then the relay publishes it without being asked
+        await counter.reached(before + 1);
+        expect(await streamEventIds(store, streamName)).toEqual([id]);
+      },
+    );
+  });
+
+  it('appends again, harmlessly, an event whose row was not marked sent (crash after the append)', async () => {
+    // Given a relay that dies between the append and the mark: the event is
+    // stored, its row still unsent
+    const streamName = newStream();
+    const [first] = await enqueueCommitted(db, [thingHappened(streamName, 0)]);
+    const crashing = interceptAppends(store, async (call) => {
+      await call.append();
+      throw new Error('crashed before marking the rows sent');
+    });
+    await withRelay({ store: crashing }, async (relay) => {
+      await expect(relay.flush()).rejects.toThrow(OutboxPublishError);
+    });
+    expect(await streamEventIds(store, streamName)).toEqual([first]);
+    expect(await unsentIds(streamName)).toEqual([first]);
+
+    // When a new relay runs, after one more row of the stream was enqueued
+    const [second] = await enqueueCommitted(db, [thingHappened(streamName, 1)]);
+    const appends: { ids: string[]; outcome: string }[] = [];
+    const recording = interceptAppends(store, async (call) => {
+      if (call.streamName !== streamName) return call.append(); // rows other tests left
+      const ids = call.events.map((event) => event.id);
+      try {
+        const result = await call.append();
+        appends.push({ ids, outcome: 'ok' });
+        return result;
+      } catch (error) {
+        appends.push({ ids, outcome: error instanceof EventStoreError ? error.code : 'error' });
+        throw error;
+      }
+    });
+    await withRelay({ store: recording }, async (relay) => {
+      await relay.flush();
+    });
+
+    // Then each event is in the stream once, in order, and both rows are sent:
+    // the store refused the partly repeated append, and one event at a time
+    // the stored one was a no-op
+    expect(await streamEventIds(store, streamName)).toEqual([first, second]);
+    expect(await unsentIds(streamName)).toEqual([]);
+    expect(appends).toEqual([
+      { ids: [first, second], outcome: 'DUPLICATE_EVENT_ID' },
+      { ids: [first], outcome: 'ok' },
+      { ids: [second], outcome: 'ok' },
+    ]);
+  });
+
+  it('appends again, harmlessly, a whole batch whose marks were lost', async () => {
+    await withRelay({}, async (relay) => {
+      // Given a batch published, then its rows found unsent again
+      const streamName = newStream();
+      const ids = await enqueueCommitted(
+        db,
+        [0, 1, 2].map((i) => thingHappened(streamName, i)),
+      );
+      expect(await relay.flush()).toBe(3);
+      await db
+        .updateTable('outbox')
+        .set({ sent_at: null })
+        .where('stream_name', '=', streamName)
+        .execute();
+
+      // When the relay publishes them again
+      expect(await relay.flush()).toBe(3);
+
+      // Then the stream still holds each event once
+      expect(await streamEventIds(store, streamName)).toEqual(ids);
+    });
+  });
+
+  it('holds back a failing stream, keeping its order, while other streams go on', async () => {
+    // Given a store that refuses appends to one stream
+    const [broken, healthy] = [newStream(), newStream()];
+    const ids = await enqueueCommitted(db, [
+      thingHappened(broken, 0),
+      thingHappened(healthy, 0),
+      thingHappened(broken, 1),
+      thingHappened(healthy, 1),
+    ]);
+    let refusing = true;
+    const flaky = interceptAppends(store, (call) => {
+      if (refusing && call.streamName === broken) throw new Error('store unavailable');
+      return call.append();
+    });
+
+    await withRelay({ store: flaky, pollIntervalMs: 60_000 }, async (relay) => {
+      // When the relay runs, the failing stream's rows stay unsent
+      const outcome = await relay.flush().catch((error: unknown) => error);
+      expect(outcome).toBeInstanceOf(OutboxPublishError);
+      expect(outcome).toMatchObject({ failures: [{ streamName: broken }] });
+      expect(String(outcome)).toMatch(/store unavailable/);
+      expect(await streamEventIds(store, healthy)).toEqual([ids[1], ids[3]]);
+      expect(await streamEventIds(store, broken)).toEqual([]);
+      expect(await unsentIds(broken)).toEqual([ids[0], ids[2]]);
+
+      // And once the store accepts it again, they follow in their order
+      refusing = false;
+      expect(await relay.flush()).toBe(2);
+      expect(await streamEventIds(store, broken)).toEqual([ids[0], ids[2]]);
+    });
+  });
+
+  it('logs a failure and retries on its own with backoff', async () => {
+    // Given a store that fails the first two appends of a stream
+    const streamName = newStream();
+    const [id] = await enqueueCommitted(db, [thingHappened(streamName, 0)]);
+    const due = await countPending(db);
+    let failuresLeft = 2;
+    const flaky = interceptAppends(store, (call) => {
+      if (call.streamName === streamName && failuresLeft > 0) {
+        failuresLeft -= 1;
+        throw new Error('connection reset');
+      }
+      return call.append();
+    });
+    const errors: string[] = [];
+    const counter = publishedCounter();
+
+    // When the relay runs by itself
+    const relay = startOutboxRelay({
+      db,
+      store: flaky,
+      pollIntervalMs: 10,
+      log: { ...silent, error: (message: string) => errors.push(message) },
+      onPublished: counter.onPublished,
+    });
+    try {
+      // Then it publishes the event after logging each failure with its next delay
+      await counter.reached(due);
+    } finally {
+      await relay.close();
+    }
+    expect(await streamEventIds(store, streamName)).toContain(id);
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(/connection reset.*retrying in 10 ms/);
+    expect(errors[1]).toMatch(/retrying in 20 ms/);
+  });
+
+  it('deletes sent rows past the retention, keeping younger and unsent ones', async () => {
+    // Given a row sent 8 days ago, one sent a day ago, and an unsent one
+    const streamName = newStream();
+    const [old, recent, unsent] = await enqueueCommitted(
+      db,
+      [0, 1, 2].map((i) => thingHappened(streamName, i)),
+    );
+    const sentAgo = (id: string | undefined, days: number) =>
+      db
+        .updateTable('outbox')
+        .set({ sent_at: new Date(Date.now() - days * 24 * 3_600_000) })
+        .where('event_id', '=', id!)
+        .execute();
+    await sentAgo(old, 8);
+    await sentAgo(recent, 1);
+
+    // When old rows are pruned
+    expect(await pruneSentEvents(db, { olderThanMs: 7 * 24 * 3_600_000, batchSize: 1 })).toBe(1);
+
+    // Then only the old sent row is gone
+    const left = await db
+      .selectFrom('outbox')
+      .select('event_id')
+      .where('stream_name', '=', streamName)
+      .orderBy('position')
+      .execute();
+    expect(left.map((row) => row.event_id)).toEqual([recent, unsent]);
+  });
+
+  it('prunes on its first run, with the default retention of 7 days', async () => {
+    const streamName = newStream();
+    const [old] = await enqueueCommitted(db, [thingHappened(streamName, 0)]);
+    await db
+      .updateTable('outbox')
+      .set({ sent_at: new Date(Date.now() - 8 * 24 * 3_600_000) })
+      .where('event_id', '=', old!)
+      .execute();
+    await withRelay({}, async (relay) => {
+      await relay.flush();
+    });
+    expect(await unsentIds(streamName)).toEqual([]);
+    expect(
+      await db.selectFrom('outbox').select('event_id').where('event_id', '=', old!).execute(),
+    ).toEqual([]);
+  });
+
+  it('refuses a flush after close', async () => {
+    const relay = startOutboxRelay({ db, store, log: silent });
+    await relay.close();
+    await relay.close(); // closing twice is harmless
+    await expect(relay.flush()).rejects.toThrow(/closed/);
+  });
+
+  it('refuses bad settings at start', () => {
+    expect(() => startOutboxRelay({ db, store, batchSize: 0 })).toThrow();
+    expect(() => startOutboxRelay({ db, store, pollIntervalMs: -1 })).toThrow();
+  });
+});

@@ -1,0 +1,132 @@
+// Who may publish: one relay per database, chosen by an advisory lock, so two
+// service instances do not append the same rows side by side. Correctness does
+// not rest on it (a re-append is a no-op); it avoids wasted work and keeps
+// the appends of one stream coming from one place.
+import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
+import type { OutboxTables } from './outbox.table.js';
+
+/** The key of the relay lock: "outbox" in ASCII. Session and transaction locks on it exclude each other. */
+export const RELAY_LOCK_KEY = 0x6f7574626f78;
+/** The channel the outbox trigger notifies (see the migration). */
+export const OUTBOX_CHANNEL = 'outbox';
+/** How the relay's own connection shows in pg_stat_activity. */
+export const RELAY_APPLICATION_NAME = 'outbox-relay';
+
+export type RelayLog = Pick<Console, 'info' | 'warn' | 'error'>;
+
+export interface RelayLock {
+  /** Runs `work` if this relay holds the lock (taking it when free); undefined while another relay holds it. */
+  withLock<T>(work: (db: Kysely<OutboxTables>) => Promise<T>): Promise<T | undefined>;
+  close(): Promise<void>;
+}
+
+interface Session {
+  failure(): Error | undefined;
+  lock(): Promise<boolean>;
+  end(): Promise<void>;
+}
+
+async function openSession(url: string, onNotification: () => void): Promise<Session> {
+  const client = new pg.Client({ connectionString: url, application_name: RELAY_APPLICATION_NAME });
+  let failure: Error | undefined;
+  let held = false;
+  // Without an 'error' listener a broken connection would crash the process.
+  client.on('error', (error) => (failure ??= error));
+  client.on('end', () => (failure ??= new Error('The outbox relay session ended.')));
+  client.on('notification', onNotification);
+  try {
+    await client.connect();
+    await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return {
+    failure: () => failure,
+    lock: async () => {
+      try {
+        // Once held, a round trip proves the session, and so the lock, still lives.
+        const { rows } = held
+          ? await client.query<{ locked: boolean }>('SELECT true AS locked')
+          : await client.query<{ locked: boolean }>(
+              'SELECT pg_try_advisory_lock($1::bigint) AS locked',
+              [RELAY_LOCK_KEY],
+            );
+        held = rows[0]?.locked === true;
+        return held;
+      } catch (error) {
+        failure ??= error instanceof Error ? error : new Error(String(error));
+        throw error;
+      }
+    },
+    end: async () => {
+      // Unlock first: end() may return before the server has finished the
+      // session, and a relay taking over right after must find the lock free.
+      if (held && failure === undefined) {
+        await client.query('SELECT pg_advisory_unlock_all()').catch(() => undefined);
+      }
+      await client.end().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * The lock on a connection of the relay's own, which also LISTENs for new
+ * rows. The active relay keeps it until it closes or dies: when its process
+ * is killed the kernel closes the socket, the server ends the session and a
+ * standby takes the lock at its next poll. A broken session is reopened.
+ */
+export function sessionLock(input: {
+  url: string;
+  db: Kysely<OutboxTables>;
+  onNotification: () => void;
+  log: RelayLog;
+}): RelayLock {
+  let session: Session | undefined;
+  let active: boolean | undefined;
+  return {
+    withLock: async (work) => {
+      if (session?.failure() !== undefined) {
+        input.log.warn(
+          `outbox relay: session lost (${session.failure()?.message ?? ''}); reopening`,
+        );
+        await session.end();
+        session = undefined;
+      }
+      session ??= await openSession(input.url, input.onNotification);
+      const holds = await session.lock();
+      if (holds !== active) {
+        input.log.info(
+          holds
+            ? 'outbox relay: active (holds the relay lock)'
+            : 'outbox relay: standby (another relay holds the lock)',
+        );
+        active = holds;
+      }
+      return holds ? work(input.db) : undefined;
+    },
+    close: async () => {
+      await session?.end();
+      session = undefined;
+    },
+  };
+}
+
+/**
+ * Without a connection URL of its own, the relay takes the lock per batch in
+ * the transaction that marks the rows: released at commit, or when a dying
+ * relay's connection drops. Relays may then take turns, never overlap.
+ */
+export function transactionLock(db: Kysely<OutboxTables>): RelayLock {
+  return {
+    withLock: (work) =>
+      db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{
+          locked: boolean;
+        }>`SELECT pg_try_advisory_xact_lock(${RELAY_LOCK_KEY}::bigint) AS locked`.execute(trx);
+        return rows[0]?.locked === true ? work(trx) : undefined;
+      }),
+    close: () => Promise.resolve(),
+  };
+}
