@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { loadServiceConfig } from './config.js';
+
+const DATABASE_URL = 'postgres://eo@127.0.0.1:5432/order';
+const EVENT_STORE_DATABASE_URL = 'postgres://eo@127.0.0.1:5432/event_store';
+
+describe('loadServiceConfig', () => {
+  it('fills in the defaults around the two database URLs', () => {
+    // Given only the required variables
+    const env = { DATABASE_URL, EVENT_STORE_DATABASE_URL };
+
+    // When the configuration is loaded
+    const config = loadServiceConfig({ service: 'order', defaultPort: 3001, env });
+
+    // Then every other value has its default
+    expect(config).toEqual({
+      service: 'order',
+      host: '127.0.0.1',
+      port: 3001,
+      databaseUrl: DATABASE_URL,
+      logLevel: 'info',
+      eventStore: { backend: 'postgres', maxEventBytes: 1_048_576, pollIntervalMs: 500 },
+      eventStoreDatabaseUrl: EVENT_STORE_DATABASE_URL,
+    });
+  });
+
+  it("parses the service's own keys, typed by their schema, and treats empty values as unset", () => {
+    // Given a service with its own setting and an empty PORT
+    const env = { DATABASE_URL, EVENT_STORE_DATABASE_URL, PORT: '', PROVIDER_TIMEOUT_MS: '2500' };
+
+    // When it is loaded with that key's schema
+    const config = loadServiceConfig({
+      service: 'payment',
+      defaultPort: 3003,
+      extra: {
+        PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive(),
+        PROVIDER_URL: z.url().default('http://127.0.0.1:3005'),
+      },
+      env,
+    });
+
+    // Then the extra keys come back by name, defaults applied
+    expect(config.port).toBe(3003);
+    expect(config.PROVIDER_TIMEOUT_MS).toBe(2500);
+    expect(config.PROVIDER_URL).toBe('http://127.0.0.1:3005');
+  });
+
+  it('needs no EVENT_STORE_DATABASE_URL when EventStoreDB is selected', () => {
+    const config = loadServiceConfig({
+      service: 'order',
+      defaultPort: 3001,
+      env: { DATABASE_URL, EVENTSTORE_CONNECTION_STRING: 'esdb://localhost:2113?tls=false' },
+    });
+
+    expect(config.eventStore.backend).toBe('eventstoredb');
+    expect(config.eventStoreDatabaseUrl).toBeUndefined();
+  });
+
+  it('names every bad or missing key and its rule in one error', () => {
+    // Given a deployment with several mistakes at once
+    const env = { PORT: 'eighty', LOG_LEVEL: 'loud', PROVIDER_TIMEOUT_MS: '-1' };
+
+    // When it is loaded, then one error lists them all
+    const load = () =>
+      loadServiceConfig({
+        service: 'payment',
+        defaultPort: 3003,
+        extra: { PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive() },
+        env,
+      });
+    expect(load).toThrow(/^Invalid configuration of payment: /);
+    expect(load).toThrow(/PORT must be a port number/);
+    expect(load).toThrow(/DATABASE_URL is required/);
+    expect(load).toThrow(/LOG_LEVEL .*"info"/);
+    expect(load).toThrow(/PROVIDER_TIMEOUT_MS .*>0/);
+    expect(load).toThrow(
+      /EVENT_STORE_DATABASE_URL is required unless EVENTSTORE_CONNECTION_STRING/,
+    );
+  });
+
+  it('refuses a database URL that is not a postgres:// URL, and a bad event-store setting', () => {
+    const load = () =>
+      loadServiceConfig({
+        service: 'order',
+        defaultPort: 3001,
+        env: {
+          DATABASE_URL: 'mysql://localhost/order',
+          EVENT_STORE_DATABASE_URL,
+          EVENTSTORE_POLL_INTERVAL_MS: '1',
+        },
+      });
+
+    expect(load).toThrow(/DATABASE_URL must be a postgres:\/\/ connection URL/);
+    expect(load).toThrow(/EVENTSTORE_POLL_INTERVAL_MS/);
+  });
+});

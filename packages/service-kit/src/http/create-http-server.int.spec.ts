@@ -1,0 +1,193 @@
+// The server every service starts from, exercised through inject: zod-typed
+// routes, and every error as a problem document.
+import { ProblemDetails } from '@effectively-once/contracts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createHttpServer } from './create-http-server.js';
+import { ProblemError } from './problem.js';
+
+const PlaceOrder = z.object({
+  customerEmail: z.email(),
+  items: z
+    .array(z.object({ sku: z.string().min(1), quantity: z.number().int().positive() }))
+    .min(1),
+});
+
+function buildTestApp() {
+  const app = createHttpServer({ service: 'test', logger: false });
+  app.post(
+    '/orders',
+    { schema: { body: PlaceOrder, response: { 201: z.object({ lines: z.number() }) } } },
+    // The body is typed by the schema: no cast.
+    (request, reply) => {
+      void reply.code(201);
+      return { lines: request.body.items.length };
+    },
+  );
+  app.get(
+    '/orders/:orderId',
+    { schema: { params: z.object({ orderId: z.uuid() }) } },
+    (request) => {
+      throw new ProblemError({
+        status: 404,
+        code: 'ORDER_NOT_FOUND',
+        title: 'No such order',
+        detail: `No order ${request.params.orderId}.`,
+      });
+    },
+  );
+  app.get('/boom', () => {
+    throw new Error('password authentication failed for user "order"');
+  });
+  app.get(
+    '/wrong-shape',
+    { schema: { response: { 200: z.object({ id: z.string() }) } } },
+    () =>
+      // A handler bug: the response does not match its schema.
+      ({ id: 42 }) as unknown as { id: string },
+  );
+  return app;
+}
+
+const app = buildTestApp();
+afterAll(() => app.close());
+
+function problemOf(response: { headers: Record<string, unknown>; body: string }): ProblemDetails {
+  expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+  return ProblemDetails.parse(JSON.parse(response.body));
+}
+
+describe('createHttpServer', () => {
+  it('hands a valid body to the route, typed by its schema', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/orders',
+      payload: { customerEmail: 'ada@example.com', items: [{ sku: 'MUG', quantity: 2 }] },
+    });
+
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toEqual({ lines: 1 });
+  });
+
+  it('answers a body that fails its schema with 400 VALIDATION_FAILED and one entry per issue', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/orders?source=test',
+      payload: { customerEmail: 'not-an-email', items: [{ sku: 'MUG', quantity: 0 }] },
+    });
+
+    expect(response.statusCode).toBe(400);
+    const problem = problemOf(response);
+    expect(problem).toMatchObject({
+      type: 'urn:effectively-once:problem:validation-failed',
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      title: 'The request is not valid',
+      instance: '/orders',
+    });
+    expect(problem.errors?.map((error) => error.path)).toEqual([
+      'body.customerEmail',
+      'body.items.0.quantity',
+    ]);
+    expect(problem.errors?.[0]?.message).toMatch(/email/i);
+    expect(problem.errors?.[1]?.message).toMatch(/>0/);
+  });
+
+  it('answers invalid path parameters the same way', async () => {
+    const response = await app.inject({ method: 'GET', url: '/orders/42' });
+
+    expect(response.statusCode).toBe(400);
+    const { errors } = problemOf(response);
+    expect(errors?.map((error) => error.path)).toEqual(['params.orderId']);
+    expect(errors?.[0]?.message).toMatch(/uuid/i);
+  });
+
+  it('answers a ProblemError with its status, code and detail', async () => {
+    const orderId = 'b1f4c1de-0c1e-4d9b-9a43-0f8e7c2e7a10';
+    const response = await app.inject({ method: 'GET', url: `/orders/${orderId}` });
+
+    expect(response.statusCode).toBe(404);
+    expect(problemOf(response)).toEqual({
+      type: 'urn:effectively-once:problem:order-not-found',
+      title: 'No such order',
+      status: 404,
+      code: 'ORDER_NOT_FOUND',
+      detail: `No order ${orderId}.`,
+      instance: `/orders/${orderId}`,
+    });
+  });
+
+  it('answers an unknown route with 404 NOT_FOUND', async () => {
+    const response = await app.inject({ method: 'DELETE', url: '/nowhere?x=1' });
+
+    expect(response.statusCode).toBe(404);
+    expect(problemOf(response)).toMatchObject({
+      code: 'NOT_FOUND',
+      detail: 'No route answers DELETE /nowhere.',
+      instance: '/nowhere',
+    });
+  });
+
+  it('answers an unexpected error with 500 INTERNAL_ERROR, keeping its message out of the response', async () => {
+    const response = await app.inject({ method: 'GET', url: '/boom' });
+
+    expect(response.statusCode).toBe(500);
+    expect(problemOf(response)).toMatchObject({ status: 500, code: 'INTERNAL_ERROR' });
+    expect(response.body).not.toContain('password');
+  });
+
+  it('answers a response that breaks its own schema with 500 INTERNAL_ERROR', async () => {
+    const response = await app.inject({ method: 'GET', url: '/wrong-shape' });
+
+    expect(response.statusCode).toBe(500);
+    expect(problemOf(response).code).toBe('INTERNAL_ERROR');
+  });
+
+  it('answers malformed JSON with 400 MALFORMED_JSON', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/orders',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"customerEmail": ',
+    });
+
+    expect(response.statusCode).toBe(400);
+    expect(problemOf(response).code).toBe('MALFORMED_JSON');
+  });
+
+  it('answers a body over the limit with 413 PAYLOAD_TOO_LARGE', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/orders',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ customerEmail: 'x'.repeat(1_100_000) }),
+    });
+
+    expect(response.statusCode).toBe(413);
+    expect(problemOf(response).code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('answers an unsupported content type with 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/orders',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<order/>',
+    });
+
+    expect(response.statusCode).toBe(415);
+    expect(problemOf(response).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it("returns the caller's x-request-id, or a new one, on every response", async () => {
+    const given = await app.inject({
+      method: 'GET',
+      url: '/boom',
+      headers: { 'x-request-id': 'req-7' },
+    });
+    const generated = await app.inject({ method: 'GET', url: '/nowhere' });
+
+    expect(given.headers['x-request-id']).toBe('req-7');
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

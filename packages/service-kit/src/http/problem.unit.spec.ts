@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { INTERNAL_ERROR, ProblemError, problemType, toProblem } from './problem.js';
+
+/** What Fastify's own errors look like: an Error with a code and a status. */
+function fastifyError(code: string, statusCode: number, message: string): Error {
+  return Object.assign(new Error(message), { code, statusCode });
+}
+
+describe('toProblem', () => {
+  it('answers a ProblemError with its own status, code, title and detail', () => {
+    const error = new ProblemError({
+      status: 409,
+      code: 'ORDER_ALREADY_CONFIRMED',
+      title: 'The order is already confirmed',
+      detail: 'A confirmed order cannot be cancelled.',
+    });
+
+    expect(toProblem(error)).toEqual({
+      type: 'urn:effectively-once:problem:order-already-confirmed',
+      status: 409,
+      code: 'ORDER_ALREADY_CONFIRMED',
+      title: 'The order is already confirmed',
+      detail: 'A confirmed order cannot be cancelled.',
+    });
+  });
+
+  it('leaves detail out of a ProblemError that has none', () => {
+    const problem = toProblem(
+      new ProblemError({ status: 404, code: 'ORDER_NOT_FOUND', title: 'No such order' }),
+    );
+
+    expect(problem).not.toHaveProperty('detail');
+  });
+
+  it.each([
+    ['FST_ERR_CTP_INVALID_JSON_BODY', 400, 400, 'MALFORMED_JSON'],
+    ['FST_ERR_CTP_EMPTY_JSON_BODY', 400, 400, 'MALFORMED_JSON'],
+    ['FST_ERR_CTP_BODY_TOO_LARGE', 413, 413, 'PAYLOAD_TOO_LARGE'],
+    ['FST_ERR_CTP_INVALID_MEDIA_TYPE', 415, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['FST_ERR_CTP_INVALID_CONTENT_LENGTH', 400, 400, 'BAD_REQUEST'],
+  ])('maps Fastify error %s to %i %s', (code, statusCode, status, problemCode) => {
+    const problem = toProblem(fastifyError(code, statusCode, 'framework message'));
+
+    expect(problem).toMatchObject({ status, code: problemCode, type: problemType(problemCode) });
+  });
+
+  it('answers any other error with 500 INTERNAL_ERROR and none of its message', () => {
+    const problem = toProblem(new Error('password authentication failed for user "order"'));
+
+    expect(problem).toEqual(INTERNAL_ERROR);
+    expect(JSON.stringify(problem)).not.toContain('password');
+  });
+
+  it("trusts a status code only on Fastify's own errors", () => {
+    // An HTTP client's error from a call to another service is our failure, not the caller's.
+    const upstream = Object.assign(new Error('Not Found: /authorizations/42'), { statusCode: 404 });
+
+    expect(toProblem(upstream)).toEqual(INTERNAL_ERROR);
+    expect(toProblem(fastifyError('FST_ERR_SOMETHING', 500, 'internal detail'))).toEqual(
+      INTERNAL_ERROR,
+    );
+  });
+
+  it('answers a thrown non-error with 500 INTERNAL_ERROR', () => {
+    expect(toProblem('a string')).toEqual(INTERNAL_ERROR);
+    expect(toProblem(undefined)).toEqual(INTERNAL_ERROR);
+  });
+});

@@ -1,0 +1,31 @@
+export {
+  LOG_LEVELS,
+  loadServiceConfig,
+  openServiceEventStore,
+  type LogLevel,
+  type ServiceConfig,
+} from './config.js';
+export {
+  startConsumer,
+  type RunningConsumer,
+  type StartConsumerInput,
+} from './consumer/start-consumer.js';
+export type { ConsumerHandler, HandleResult } from './consumer/handle-delivery.js';
+export { traceIdOf } from './consumer/trace-id.js';
+export { createHttpServer, type FastifyZodInstance } from './http/create-http-server.js';
+export { registerHealthRoutes } from './http/health.routes.js';
+export {
+  PROBLEM_CONTENT_TYPE,
+  problem,
+  ProblemError,
+  problemType,
+  sendProblem,
+  toProblem,
+} from './http/problem.js';
+export { registerMetricsRoute } from './metrics/metrics.routes.js';
+export {
+  createServiceMetrics,
+  type MessageOutcome,
+  type ServiceMetrics,
+} from './metrics/service-metrics.js';
+export { DEFAULT_SHUTDOWN_TIMEOUT_MS, onShutdownSignal } from './shutdown.js';
