@@ -9,6 +9,29 @@ const noDeepImports = {
   message: 'Import a workspace package by its name and exports, not by path.',
 };
 
+const SERVICES = ['order', 'inventory', 'payment', 'notification', 'gateway', 'supervisor'];
+const FAKE_EXTERNAL_SYSTEMS = ['payment-provider', 'mail-sink'];
+
+/** Import patterns an app may not use; `inTests` lets tests reach the fakes' `./testing` exports. */
+function appBoundaries(inTests) {
+  const services = SERVICES.join('|');
+  const fakes = FAKE_EXTERNAL_SYSTEMS.join('|');
+  return [
+    {
+      group: ['../*/src/**', '../../*/src/**', '../../../*/src/**', '../../../../*/src/**'],
+      message: 'Apps never import each other by path; they talk through packages/contracts.',
+    },
+    {
+      regex: inTests
+        ? `^@effectively-once/((${services})(/.*)?|(${fakes})(?!/testing$)(/.*)?)$`
+        : `^@effectively-once/(${services}|${fakes})(/.*)?$`,
+      message: inTests
+        ? 'Tests may import only the fake external systems, through their ./testing export.'
+        : 'Apps never import each other; they talk through packages/contracts.',
+    },
+  ];
+}
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/.data/**', 'docs/**'] },
   js.configs.recommended,
@@ -55,6 +78,66 @@ export default tseslint.config(
               message: 'packages/ must not import apps/.',
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // Apps never import each other: they talk through messages and HTTP.
+    files: ['apps/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [noDeepImports, ...appBoundaries(false)] }],
+    },
+  },
+  {
+    // Except that a test may run a fake external system (the card processor,
+    // the SMTP sink) for real, through that app's `./testing` export.
+    files: ['apps/**/*.spec.ts', 'apps/*/src/testing/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [noDeepImports, ...appBoundaries(true)] }],
+    },
+  },
+  {
+    // Domain code is pure: decisions from data, no I/O. It sees the contracts
+    // and its own domain, never adapters, drivers, the clock or the network.
+    files: ['apps/*/src/domain/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.fixtures.ts', 'apps/*/src/domain/testing/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            noDeepImports,
+            ...appBoundaries(false),
+            {
+              regex: '^@effectively-once/(?!contracts$)',
+              message:
+                'Domain code may import only @effectively-once/contracts and its own domain.',
+            },
+            {
+              group: ['**/adapters/**', '**/app.js', '**/server.js', '**/config.js', 'node:*'],
+              message: 'Domain code is pure: no adapters, composition roots or Node.js I/O.',
+            },
+            {
+              group: ['pg', 'kysely', 'fastify', 'nodemailer', 'undici', 'prom-client'],
+              message: 'Domain code is pure: drivers and frameworks belong in adapters.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='process']",
+          message: 'Domain code is pure: no process, environment or I/O.',
+        },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Domain code takes the time as an argument (`now`), never reads the clock.',
+        },
+        {
+          selector: "MemberExpression[object.name='Date'][property.name='now']",
+          message: 'Domain code takes the time as an argument (`now`), never reads the clock.',
         },
       ],
     },

@@ -1,0 +1,48 @@
+// Composition root of the mail sink: `tsx apps/mail-sink/src/server.ts`.
+import { startSmtpReceiver, type SmtpReceiver } from './adapters/smtp/smtp-receiver.js';
+import { buildApp } from './app.js';
+import { loadMailSinkConfig } from './config.js';
+import { Mailbox } from './domain/mailbox.js';
+
+const config = loadMailSinkConfig();
+const mailbox = new Mailbox({ capacity: config.capacity });
+// Not ready until SMTP listens; the HTTP side needs the mailbox first.
+let smtp: SmtpReceiver | undefined = undefined;
+const app = buildApp({
+  mailbox,
+  smtpListening: () => smtp?.listening() ?? false,
+  logLevel: config.logLevel,
+});
+
+smtp = await startSmtpReceiver({
+  host: config.host,
+  port: config.smtpPort,
+  onEmail: (incoming) => {
+    const email = mailbox.receive(incoming, new Date());
+    app.log.info(
+      { messageId: email.messageId, orderId: email.orderId, duplicate: email.duplicate },
+      'mail received',
+    );
+  },
+});
+const smtpUrl = `smtp://${config.host}:${String(smtp.port)}`;
+const url = await app.listen({ host: config.host, port: config.port });
+app.log.info({ url, smtpUrl }, `mail sink listening on ${url} (HTTP) and ${smtpUrl} (SMTP)`);
+
+let closing = false;
+async function shutdown(signal: NodeJS.Signals): Promise<void> {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'closing');
+  try {
+    await Promise.all([app.close(), smtp?.close()]);
+    process.exit(0);
+  } catch (error) {
+    app.log.error({ err: error }, 'close failed');
+    process.exit(1);
+  }
+}
+process.once('SIGTERM', (signal) => void shutdown(signal));
+process.once('SIGINT', (signal) => void shutdown(signal));
+// Started by the supervisor with an IPC channel: if the supervisor dies, even by SIGKILL, stop too.
+process.once('disconnect', () => void shutdown('SIGTERM'));

@@ -1,0 +1,17 @@
+import { Ledger } from '@effectively-once/contracts';
+import type { Kysely } from 'kysely';
+import { LedgerQuery } from '../../api/authorizations.api.js';
+import { listLedger } from '../postgres/authorization.repository.js';
+import type { ProviderDatabase } from '../postgres/provider.database.js';
+import type { ZodApp } from './http-server.js';
+
+/** GET /ledger[?idempotencyKey=]: every authorization, oldest first. What tests and demos check. */
+export function registerLedgerRoutes(app: ZodApp, deps: { db: Kysely<ProviderDatabase> }): void {
+  app.get(
+    '/ledger',
+    { schema: { querystring: LedgerQuery, response: { 200: Ledger } } },
+    async (request) => ({
+      authorizations: await listLedger(deps.db, { idempotencyKey: request.query.idempotencyKey }),
+    }),
+  );
+}

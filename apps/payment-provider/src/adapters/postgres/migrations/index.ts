@@ -1,0 +1,7 @@
+import type { Migrations } from '@effectively-once/postgres';
+import * as createProviderTables from './2026-12-01T00-00-create-provider-tables.js';
+
+/** The payment provider's database, run at start by migrateToLatest. */
+export const providerMigrations: Migrations = {
+  '2026-12-01T00-00-create-provider-tables': createProviderTables,
+};
