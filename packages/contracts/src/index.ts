@@ -12,3 +12,4 @@ export * from './events/parse-event.js';
 export * from './events/payment.events.js';
 export * from './events/values.js';
 export * from './streams.js';
+export * from './openapi/index.js';

@@ -1,0 +1,51 @@
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import { RestockRequest, SkuParams, StockLevel } from '../../api/inventory.api.js';
+import { StockLevelList } from '../service-views.api.js';
+import { INVALID_REQUEST, UPSTREAM_FAILURES, jsonResponse, problemResponse } from '../responses.js';
+
+export const inventoryPaths: ZodOpenApiPathsObject = {
+  '/api/inventory': {
+    get: {
+      operationId: 'listStockLevels',
+      tags: ['inventory'],
+      summary: 'List the stock level of every SKU, ordered by SKU',
+      responses: {
+        '200': jsonResponse('Every SKU with its available and reserved quantity.', StockLevelList),
+        ...UPSTREAM_FAILURES,
+      },
+    },
+  },
+  '/api/inventory/{sku}': {
+    get: {
+      operationId: 'getStockLevel',
+      tags: ['inventory'],
+      summary: "Read one SKU's stock level",
+      requestParams: { path: SkuParams },
+      responses: {
+        '200': jsonResponse(
+          'How many units are available and how many are reserved by orders.',
+          StockLevel,
+        ),
+        ...INVALID_REQUEST,
+        '404': problemResponse(['SKU_NOT_FOUND']),
+        ...UPSTREAM_FAILURES,
+      },
+    },
+  },
+  '/api/inventory/{sku}/restock': {
+    post: {
+      operationId: 'restock',
+      tags: ['inventory'],
+      summary: 'Add units to a SKU',
+      description:
+        'Restocking a SKU that does not exist yet creates it: there is no separate catalogue.',
+      requestParams: { path: SkuParams },
+      requestBody: { required: true, content: { 'application/json': { schema: RestockRequest } } },
+      responses: {
+        '200': jsonResponse('The stock level after the restock.', StockLevel),
+        '400': problemResponse(['VALIDATION_FAILED', 'MALFORMED_JSON']),
+        ...UPSTREAM_FAILURES,
+      },
+    },
+  },
+};

@@ -1,0 +1,85 @@
+// Every problem `code` the public API documents, with the status it comes with.
+// One list, so the document, its examples and docs/api.md name the same codes.
+
+export interface DocumentedProblem {
+  status: number;
+  title: string;
+  /** When a client gets it, and what to do about it. */
+  meaning: string;
+}
+
+export const PROBLEMS = {
+  VALIDATION_FAILED: {
+    status: 400,
+    title: 'The request is not valid',
+    meaning: 'A parameter, header or body field breaks its schema; `errors` lists each one.',
+  },
+  MALFORMED_JSON: {
+    status: 400,
+    title: 'The request body is not valid JSON',
+    meaning: 'The body could not be parsed. Send `Content-Type: application/json` and valid JSON.',
+  },
+  IDEMPOTENCY_KEY_REQUIRED: {
+    status: 400,
+    title: 'The Idempotency-Key header is required',
+    meaning:
+      'POST /api/orders needs an `Idempotency-Key` header: 1-255 printable ASCII characters.',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    title: 'The Idempotency-Key was used with another request body',
+    meaning: 'A key names one request. Use a new key for a different order.',
+  },
+  INVALID_CURSOR: {
+    status: 400,
+    title: 'The cursor is not valid',
+    meaning:
+      'Pass the `nextCursor` of the previous page unchanged, or leave it out for the first page.',
+  },
+  ORDER_NOT_FOUND: {
+    status: 404,
+    title: 'No such order',
+    meaning: 'No order has this id.',
+  },
+  ORDER_ALREADY_CONFIRMED: {
+    status: 409,
+    title: 'The order is already confirmed',
+    meaning: 'A confirmed order can no longer be cancelled.',
+  },
+  ORDER_CHANGED_CONCURRENTLY: {
+    status: 409,
+    title: 'The order kept changing while the request was decided',
+    meaning:
+      'The saga changed the order on every attempt to cancel it. Retry: cancelling is idempotent.',
+  },
+  SKU_NOT_FOUND: {
+    status: 404,
+    title: 'No such SKU',
+    meaning: 'The SKU has never been restocked.',
+  },
+  PAYMENT_NOT_FOUND: {
+    status: 404,
+    title: 'No payment for this order',
+    meaning:
+      'No payment was requested for this order (yet): payment follows the inventory reservation.',
+  },
+  UPSTREAM_UNAVAILABLE: {
+    status: 503,
+    title: 'The service behind this route is unavailable',
+    meaning:
+      'Status 503: the gateway could not connect, so the request was not delivered. Status 502: the connection broke before an answer, so the request may or may not have taken effect. Retry either; for POST /api/orders retry with the same Idempotency-Key.',
+  },
+  UPSTREAM_TIMEOUT: {
+    status: 504,
+    title: 'The service behind this route did not answer in time',
+    meaning:
+      'The request was delivered but no answer came in time: it may or may not have taken effect. Retry; for POST /api/orders with the same Idempotency-Key.',
+  },
+} as const satisfies Record<string, DocumentedProblem>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+
+/** The `type` URI of a code, as the services and the gateway build it. */
+export function problemTypeOf(code: string): string {
+  return `urn:effectively-once:problem:${code.toLowerCase().replaceAll('_', '-')}`;
+}
