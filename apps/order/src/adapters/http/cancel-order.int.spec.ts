@@ -1,0 +1,143 @@
+// POST /orders/:orderId/cancel and GET /orders/:orderId, on orders in each status.
+import { orderStream, type OrderEvent } from '@effectively-once/contracts';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import {
+  cancellationRequested,
+  orderCancelled,
+  orderConfirmed,
+  orderPlaced,
+  paymentRequested,
+} from '../../domain/testing/order.fixtures.js';
+import { createOrderTestEnv } from '../../testing/order-test-env.js';
+import { appendOrderEvents } from '../eventStore/order-stream.js';
+
+const env = await createOrderTestEnv();
+
+/** An order whose stream holds `history`, as the saga would have written it. */
+async function orderWith(history: (orderId: string) => OrderEvent[]): Promise<string> {
+  const orderId = randomUUID();
+  await appendOrderEvents(env.store, {
+    orderId,
+    events: history(orderId),
+    expectedRevision: 'no_stream',
+    causeId: randomUUID(),
+  });
+  return orderId;
+}
+
+const cancel = (orderId: string) =>
+  env.app.inject({ method: 'POST', url: `/orders/${orderId}/cancel` });
+
+describe('POST /orders/:orderId/cancel', () => {
+  it('requests the cancellation of an order awaiting its stock: 200, cancelling', async () => {
+    const orderId = await orderWith((id) => [orderPlaced(id)]);
+
+    const response = await cancel(orderId);
+
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      status: 'cancelling',
+      cancellationReason: 'customer_request',
+      version: 1,
+    });
+    const events = await env.store.readStream(orderStream(orderId));
+    expect(events.map((event) => event.type)).toEqual([
+      'OrderPlaced',
+      'OrderCancellationRequested',
+    ]);
+  });
+
+  it('requests the cancellation of an order awaiting its payment', async () => {
+    const orderId = await orderWith((id) => [orderPlaced(id), paymentRequested(id)]);
+
+    const response = await cancel(orderId);
+
+    expect(response.json()).toMatchObject({ status: 'cancelling', version: 2 });
+  });
+
+  it('is idempotent: a second cancel answers 200 with the order as it is, appending nothing', async () => {
+    const orderId = await orderWith((id) => [orderPlaced(id)]);
+    const first = await cancel(orderId);
+
+    const second = await cancel(orderId);
+
+    expect(second.statusCode).toBe(200);
+    expect(second.json()).toEqual(first.json());
+    expect(await env.store.readStream(orderStream(orderId))).toHaveLength(2);
+  });
+
+  it('answers a cancelled order with 200 and its state', async () => {
+    const orderId = await orderWith((id) => [orderPlaced(id), orderCancelled(id, 'out_of_stock')]);
+
+    const response = await cancel(orderId);
+
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      status: 'cancelled',
+      cancellationReason: 'out_of_stock',
+    });
+  });
+
+  it('answers an order already being cancelled for a declined payment with 200 and its reason', async () => {
+    const orderId = await orderWith((id) => [
+      orderPlaced(id),
+      paymentRequested(id),
+      cancellationRequested(id, 'payment_declined'),
+    ]);
+
+    const response = await cancel(orderId);
+
+    expect(response.json()).toMatchObject({
+      status: 'cancelling',
+      cancellationReason: 'payment_declined',
+    });
+  });
+
+  it('refuses a confirmed order: 409 ORDER_ALREADY_CONFIRMED', async () => {
+    const orderId = await orderWith((id) => [
+      orderPlaced(id),
+      paymentRequested(id),
+      orderConfirmed(id),
+    ]);
+
+    const response = await cancel(orderId);
+
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toMatchObject({ code: 'ORDER_ALREADY_CONFIRMED' });
+    expect(await env.store.readStream(orderStream(orderId))).toHaveLength(3);
+  });
+
+  it('answers an unknown order with 404 ORDER_NOT_FOUND', async () => {
+    const response = await cancel(randomUUID());
+
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ code: 'ORDER_NOT_FOUND' });
+  });
+});
+
+describe('GET /orders/:orderId', () => {
+  it('answers with the order and its timeline', async () => {
+    const orderId = await orderWith((id) => [orderPlaced(id), paymentRequested(id)]);
+
+    const response = await env.app.inject({ method: 'GET', url: `/orders/${orderId}` });
+
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      orderId,
+      status: 'awaiting_payment',
+      version: 1,
+      timeline: [
+        expect.objectContaining({ type: 'OrderPlaced', version: 0 }),
+        expect.objectContaining({ type: 'OrderPaymentRequested', version: 1 }),
+      ],
+    });
+  });
+
+  it('answers an unknown order with 404 ORDER_NOT_FOUND', async () => {
+    const response = await env.app.inject({ method: 'GET', url: `/orders/${randomUUID()}` });
+
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ code: 'ORDER_NOT_FOUND' });
+  });
+});

@@ -1,0 +1,51 @@
+// The order API's error catalogue: each refusal has one status and one stable
+// code, documented in docs/services/order.md.
+import { ProblemError } from '@effectively-once/service-kit';
+import type { OrderRefusalCode } from '../../domain/order.decide.js';
+
+const REFUSALS: Readonly<Record<OrderRefusalCode, { status: number; title: string }>> = {
+  ORDER_NOT_FOUND: { status: 404, title: 'No such order' },
+  ORDER_ALREADY_PLACED: { status: 409, title: 'The order has already been placed' },
+  ORDER_ALREADY_CONFIRMED: { status: 409, title: 'The order is already confirmed' },
+};
+
+export function refusalProblem(code: OrderRefusalCode, detail: string): ProblemError {
+  return new ProblemError({ ...REFUSALS[code], code, detail });
+}
+
+export const orderNotFound = (orderId: string): ProblemError =>
+  refusalProblem('ORDER_NOT_FOUND', `There is no order ${orderId}.`);
+
+export const idempotencyKeyRequired = (): ProblemError =>
+  new ProblemError({
+    status: 400,
+    code: 'IDEMPOTENCY_KEY_REQUIRED',
+    title: 'The Idempotency-Key header is required',
+    detail:
+      'Send a unique Idempotency-Key with every POST /orders, and the same one when retrying it.',
+  });
+
+export const idempotencyKeyReused = (): ProblemError =>
+  new ProblemError({
+    status: 422,
+    code: 'IDEMPOTENCY_KEY_REUSED',
+    title: 'The Idempotency-Key was used with another request body',
+    detail: 'A key stands for one order; use a new key for a different order.',
+  });
+
+export const invalidCursor = (): ProblemError =>
+  new ProblemError({
+    status: 400,
+    code: 'INVALID_CURSOR',
+    title: 'The cursor is not valid',
+    detail:
+      'Pass the nextCursor of the previous page unchanged, or leave it out for the first page.',
+  });
+
+export const orderContended = (orderId: string): ProblemError =>
+  new ProblemError({
+    status: 409,
+    code: 'ORDER_CHANGED_CONCURRENTLY',
+    title: 'The order kept changing while the request was decided',
+    detail: `Order ${orderId} was changed by other writers on every attempt; retry the request.`,
+  });

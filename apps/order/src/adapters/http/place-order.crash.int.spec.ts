@@ -1,0 +1,94 @@
+// A POST /orders that died between its steps, retried with the same key:
+// the retry finishes the job for the same order id, and appends nothing twice.
+import { orderStream, type PlaceOrderRequest } from '@effectively-once/contracts';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { decide } from '../../domain/order.decide.js';
+import { initialOrderState } from '../../domain/order.state.js';
+import { CUSTOMER_EMAIL, ITEMS } from '../../domain/testing/order.fixtures.js';
+import { createOrderTestEnv } from '../../testing/order-test-env.js';
+import { appendOrderEvents, commandCause } from '../eventStore/order-stream.js';
+import { claimOrderRequest, findOrderRequest } from '../postgres/order-request.repository.js';
+import { requestFingerprint } from './request-fingerprint.js';
+
+const env = await createOrderTestEnv();
+const body: PlaceOrderRequest = {
+  customerEmail: CUSTOMER_EMAIL,
+  items: ITEMS,
+  paymentToken: 'tok_approve',
+};
+
+/** Step 1 of a first attempt: the key's row committed, with its order id. */
+async function keyRowCommitted(idempotencyKey: string) {
+  return claimOrderRequest(env.db, {
+    idempotencyKey,
+    requestFingerprint: requestFingerprint(body),
+    orderId: randomUUID(),
+    createdAt: new Date('2026-11-30T08:00:00.000Z'),
+  });
+}
+
+/** Step 2 of a first attempt: OrderPlaced appended, as the route appends it. */
+async function orderPlacedAppended(orderId: string, placedAt: Date): Promise<void> {
+  const decision = decide(
+    { type: 'PlaceOrder', data: { orderId, ...body, now: placedAt } },
+    initialOrderState(),
+  );
+  if (decision.outcome !== 'accepted') throw new Error('PlaceOrder was refused');
+  await appendOrderEvents(env.store, {
+    orderId,
+    events: decision.events,
+    expectedRevision: 'no_stream',
+    causeId: commandCause('PlaceOrder', orderId),
+  });
+}
+
+const retry = (idempotencyKey: string) =>
+  env.app.inject({
+    method: 'POST',
+    url: '/orders',
+    headers: { 'idempotency-key': idempotencyKey },
+    payload: body,
+  });
+
+describe('POST /orders after a crash', () => {
+  it('crashed after the append, before the response was stored: answers with the same order', async () => {
+    const key = randomUUID();
+    const row = await keyRowCommitted(key);
+    await orderPlacedAppended(row.order_id, row.created_at);
+
+    const response = await retry(key);
+
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({
+      orderId: row.order_id,
+      status: 'awaiting_inventory',
+      placedAt: row.created_at.toISOString(),
+    });
+    expect(await env.store.readStream(orderStream(row.order_id))).toHaveLength(1);
+    expect((await findOrderRequest(env.db, key))?.response).toEqual(response.json());
+  });
+
+  it("crashed after the key row, before the append: places the order under the row's order id", async () => {
+    const key = randomUUID();
+    const row = await keyRowCommitted(key);
+
+    const response = await retry(key);
+
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({ orderId: row.order_id, version: 0 });
+    expect(await env.store.readStream(orderStream(row.order_id))).toHaveLength(1);
+  });
+
+  it('answers the retry after that with the stored response, byte for byte', async () => {
+    const key = randomUUID();
+    const row = await keyRowCommitted(key);
+    await orderPlacedAppended(row.order_id, row.created_at);
+    const recovered = await retry(key);
+
+    const replayed = await retry(key);
+
+    expect(replayed.body).toBe(recovered.body);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+  });
+});

@@ -1,0 +1,107 @@
+// POST /orders and its Idempotency-Key: one key, one order, one response.
+import { orderStream, type PlaceOrderRequest } from '@effectively-once/contracts';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { CUSTOMER_EMAIL, ITEMS } from '../../domain/testing/order.fixtures.js';
+import { createOrderTestEnv } from '../../testing/order-test-env.js';
+
+const env = await createOrderTestEnv();
+const body: PlaceOrderRequest = {
+  customerEmail: CUSTOMER_EMAIL,
+  items: ITEMS,
+  paymentToken: 'tok_approve',
+};
+
+const post = (idempotencyKey: string | undefined, payload: object = body) =>
+  env.app.inject({
+    method: 'POST',
+    url: '/orders',
+    headers: idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey },
+    payload,
+  });
+
+describe('POST /orders', () => {
+  it('places the order: 201, its resource, and a Location', async () => {
+    const response = await post(randomUUID());
+
+    expect(response.statusCode).toBe(201);
+    const order = response.json<{ orderId: string }>();
+    expect(order).toMatchObject({
+      status: 'awaiting_inventory',
+      version: 0,
+      customerEmail: CUSTOMER_EMAIL,
+      items: ITEMS,
+      amountCents: 3_000,
+      cancellationReason: null,
+      timeline: [expect.objectContaining({ type: 'OrderPlaced', version: 0 })],
+    });
+    expect(response.headers.location).toBe(`/orders/${order.orderId}`);
+  });
+
+  it('answers a repeat with the same key and body with the first response, and places one order', async () => {
+    const key = randomUUID();
+
+    const first = await post(key);
+    const second = await post(key, {
+      paymentToken: body.paymentToken,
+      items: ITEMS,
+      customerEmail: CUSTOMER_EMAIL,
+    });
+
+    expect(second.statusCode).toBe(201);
+    expect(second.body).toBe(first.body);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    const { orderId } = first.json<{ orderId: string }>();
+    expect(await env.store.readStream(orderStream(orderId))).toHaveLength(1);
+    const rows = await env.db
+      .selectFrom('order_request')
+      .selectAll()
+      .where('idempotency_key', '=', key)
+      .execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it('places one order when two requests with one key run at once', async () => {
+    const key = randomUUID();
+
+    const [first, second] = await Promise.all([post(key), post(key)]);
+
+    expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
+    expect(second.json()).toEqual(first.json());
+    const rows = await env.db
+      .selectFrom('order_request')
+      .selectAll()
+      .where('idempotency_key', '=', key)
+      .execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it('refuses the same key with another body: 422 IDEMPOTENCY_KEY_REUSED', async () => {
+    const key = randomUUID();
+    await post(key);
+
+    const response = await post(key, { ...body, paymentToken: 'tok_decline' });
+
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', status: 422 });
+  });
+
+  it('refuses a request without a key: 400 IDEMPOTENCY_KEY_REQUIRED, and places nothing', async () => {
+    const before = await env.db.selectFrom('order_request').select('order_id').execute();
+
+    const response = await post(undefined);
+
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'IDEMPOTENCY_KEY_REQUIRED' });
+    expect(await env.db.selectFrom('order_request').select('order_id').execute()).toHaveLength(
+      before.length,
+    );
+  });
+
+  it('refuses an invalid body with 400 VALIDATION_FAILED', async () => {
+    const response = await post(randomUUID(), { ...body, items: [] });
+
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+});

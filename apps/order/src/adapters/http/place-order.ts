@@ -1,0 +1,88 @@
+// POST /orders, crash-safe in three steps, each of which a retry with the same
+// Idempotency-Key can repeat:
+//   1. commit the key's row with a fresh order id (its own short transaction);
+//   2. append OrderPlaced at 'no_stream' with an id derived from the order id;
+//   3. store the response on the row.
+// A crash after 1 or 2 leaves a row without a response: the retry finds the
+// row, repeats the append (the store sees the same event id and writes
+// nothing) and answers for the same order. A crash after 3 is a plain replay.
+import { OrderResource, type PlaceOrderRequest } from '@effectively-once/contracts';
+import { WrongExpectedRevisionError } from '@effectively-once/event-store';
+import { randomUUID } from 'node:crypto';
+import { decide } from '../../domain/order.decide.js';
+import { initialOrderState } from '../../domain/order.state.js';
+import type { OrderServiceDeps } from '../../order-service.deps.js';
+import { appendOrderEvents, commandCause, loadOrder } from '../eventStore/order-stream.js';
+import type { OrderRequest } from '../postgres/order-request.table.js';
+import { claimOrderRequest, saveOrderResponse } from '../postgres/order-request.repository.js';
+import { idempotencyKeyReused } from './order.problems.js';
+import { isPlaced, toOrderResource } from './order-resource.js';
+import { requestFingerprint } from './request-fingerprint.js';
+
+export interface PlaceOrderInput {
+  readonly idempotencyKey: string;
+  readonly body: PlaceOrderRequest;
+  readonly traceparent?: string | undefined;
+}
+
+export interface PlacedResponse {
+  readonly resource: OrderResource;
+  /** True when the response is the one stored for an earlier request with this key. */
+  readonly replayed: boolean;
+}
+
+type Deps = Pick<OrderServiceDeps, 'db' | 'store'> & { readonly now: () => Date };
+
+async function appendPlacement(
+  deps: Deps,
+  request: OrderRequest,
+  input: PlaceOrderInput,
+): Promise<void> {
+  const orderId = request.order_id;
+  // Decided against an empty stream: the row's order id was minted for this key.
+  // The row's time is the placement time, so a retry decides the very same event.
+  const decision = decide(
+    { type: 'PlaceOrder', data: { orderId, ...input.body, now: request.created_at } },
+    initialOrderState(),
+  );
+  if (decision.outcome === 'refused')
+    throw new Error(`A new order was refused: ${decision.detail}`);
+  try {
+    await appendOrderEvents(deps.store, {
+      orderId,
+      events: decision.events,
+      expectedRevision: 'no_stream',
+      causeId: commandCause('PlaceOrder', orderId),
+      traceparent: input.traceparent,
+    });
+  } catch (error) {
+    // The stream exists: an earlier attempt with this key appended OrderPlaced.
+    if (!(error instanceof WrongExpectedRevisionError)) throw error;
+  }
+}
+
+/**
+ * Places the order an Idempotency-Key stands for, once, and answers every
+ * request with that key with the first response.
+ *
+ * @example
+ * const { resource, replayed } = await placeOrder(deps, { idempotencyKey, body });
+ */
+export async function placeOrder(deps: Deps, input: PlaceOrderInput): Promise<PlacedResponse> {
+  const fingerprint = requestFingerprint(input.body);
+  const request = await claimOrderRequest(deps.db, {
+    idempotencyKey: input.idempotencyKey,
+    requestFingerprint: fingerprint,
+    orderId: randomUUID(),
+    createdAt: deps.now(),
+  });
+  if (request.request_fingerprint !== fingerprint) throw idempotencyKeyReused();
+  if (request.response !== null) {
+    return { resource: OrderResource.parse(request.response), replayed: true };
+  }
+  await appendPlacement(deps, request, input);
+  const loaded = await loadOrder(deps.store, request.order_id);
+  if (!isPlaced(loaded)) throw new Error(`Order ${request.order_id} is missing after its append.`);
+  const stored = await saveOrderResponse(deps.db, input.idempotencyKey, toOrderResource(loaded));
+  return { resource: OrderResource.parse(stored), replayed: false };
+}

@@ -1,0 +1,7 @@
+import type { Migrations } from '@effectively-once/postgres';
+import * as createOrderRequest from './2026-11-30T10-00-create-order-request.js';
+
+/** The order service's own tables; combine with idempotencyMigrations. */
+export const orderMigrations: Migrations = {
+  '2026-11-30T10-00-create-order-request': createOrderRequest,
+};

@@ -1,0 +1,112 @@
+// The Idempotency-Key rows of POST /orders. Plain functions over a Kysely
+// instance, each one statement or two, so the route composes the crash-safe order.
+import type { Kysely } from 'kysely';
+import type { OrderRequest } from './order-request.table.js';
+import type { OrderDatabase } from './order.database.js';
+
+export interface NewOrderRequest {
+  idempotencyKey: string;
+  requestFingerprint: string;
+  orderId: string;
+  createdAt: Date;
+}
+
+/**
+ * Inserts the key's row, or finds the one a first attempt committed. Insert
+ * first, then read: a concurrent request with the same key waits on the
+ * primary key and then reads the winner's row, never a second order id.
+ *
+ * @example
+ * const request = await claimOrderRequest(db, { idempotencyKey, requestFingerprint, orderId: randomUUID(), createdAt: now() });
+ */
+export async function claimOrderRequest(
+  db: Kysely<OrderDatabase>,
+  request: NewOrderRequest,
+): Promise<OrderRequest> {
+  await db
+    .insertInto('order_request')
+    .values({
+      idempotency_key: request.idempotencyKey,
+      request_fingerprint: request.requestFingerprint,
+      order_id: request.orderId,
+      created_at: request.createdAt,
+    })
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .execute();
+  const row = await findOrderRequest(db, request.idempotencyKey);
+  if (row === undefined) throw new Error(`The row of key ${request.idempotencyKey} vanished.`);
+  return row;
+}
+
+/** The key's row, if a request with this key got that far. */
+export async function findOrderRequest(
+  db: Kysely<OrderDatabase>,
+  idempotencyKey: string,
+): Promise<OrderRequest | undefined> {
+  return db
+    .selectFrom('order_request')
+    .selectAll()
+    .where('idempotency_key', '=', idempotencyKey)
+    .executeTakeFirst();
+}
+
+/**
+ * Stores the first response of a key and returns the stored one: when two
+ * attempts with one key both get here, both answer with the first.
+ *
+ * @example
+ * const body = await saveOrderResponse(db, idempotencyKey, resource);
+ */
+export async function saveOrderResponse(
+  db: Kysely<OrderDatabase>,
+  idempotencyKey: string,
+  response: unknown,
+): Promise<unknown> {
+  const updated = await db
+    .updateTable('order_request')
+    .set({ response: JSON.stringify(response) })
+    .where('idempotency_key', '=', idempotencyKey)
+    .where('response', 'is', null)
+    .returning('response')
+    .executeTakeFirst();
+  if (updated !== undefined) return updated.response;
+  const stored = await db
+    .selectFrom('order_request')
+    .select('response')
+    .where('idempotency_key', '=', idempotencyKey)
+    .executeTakeFirstOrThrow();
+  return stored.response;
+}
+
+export interface OrderListingKey {
+  createdAt: Date;
+  orderId: string;
+}
+
+/**
+ * One page of order ids, newest first, after `after` (exclusive): keyset
+ * pagination, so a page costs the same however deep it is and an order placed
+ * meanwhile never shifts the next page.
+ *
+ * @example
+ * const page = await listOrderRequests(db, { limit: 21 });
+ */
+export async function listOrderRequests(
+  db: Kysely<OrderDatabase>,
+  input: { limit: number; after?: OrderListingKey | undefined },
+): Promise<OrderListingKey[]> {
+  let query = db
+    .selectFrom('order_request')
+    .select(['order_id', 'created_at'])
+    .orderBy('created_at', 'desc')
+    .orderBy('order_id', 'desc')
+    .limit(input.limit);
+  const { after } = input;
+  if (after !== undefined) {
+    query = query.where((eb) =>
+      eb(eb.refTuple('created_at', 'order_id'), '<', eb.tuple(after.createdAt, after.orderId)),
+    );
+  }
+  const rows = await query.execute();
+  return rows.map((row) => ({ createdAt: row.created_at, orderId: row.order_id }));
+}

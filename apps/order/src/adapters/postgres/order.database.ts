@@ -1,0 +1,7 @@
+import type { IdempotencyTables } from '@effectively-once/idempotency';
+import type { OrderRequestTable } from './order-request.table.js';
+
+/** The order service's own database. The orders themselves live in the event store. */
+export interface OrderDatabase extends IdempotencyTables {
+  order_request: OrderRequestTable;
+}

@@ -1,0 +1,42 @@
+// The saga's subscription: group order-saga-v1 over the inventory- and
+// payment- streams, each delivery handled by handleOrderSagaEvent.
+import { CONSUMERS, STREAM_PREFIX } from '@effectively-once/contracts';
+import { startConsumer, type RunningConsumer } from '@effectively-once/service-kit';
+import type { FastifyBaseLogger } from 'fastify';
+import type { OrderServiceDeps } from '../../order-service.deps.js';
+import { handleOrderSagaEvent } from './order-saga.handler.js';
+
+/**
+ * Starts the saga's consumer and reports its marker rows to the metrics.
+ *
+ * @example
+ * const saga = startOrderSaga({ deps, log: app.log });
+ * await saga.close();
+ */
+export function startOrderSaga(input: {
+  deps: OrderServiceDeps;
+  log: FastifyBaseLogger;
+}): RunningConsumer {
+  const { db, store, now, metrics } = input.deps;
+  const consumer = CONSUMERS.orderSaga;
+  metrics.trackMarkerRows({
+    consumer,
+    count: async () => {
+      const { rows } = await db
+        .selectFrom('processed_message')
+        .select((eb) => eb.fn.countAll<number>().as('rows'))
+        .where('consumer_name', '=', consumer)
+        .executeTakeFirstOrThrow();
+      return rows;
+    },
+  });
+  return startConsumer({
+    store,
+    consumer,
+    streamPrefixes: [STREAM_PREFIX.inventory, STREAM_PREFIX.payment],
+    handle: (event, recorded) =>
+      handleOrderSagaEvent({ db, store, now, onOutcome: metrics.consumerOutcome }, event, recorded),
+    metrics,
+    log: input.log,
+  });
+}

@@ -1,0 +1,103 @@
+// The order saga's consumer (order-saga-v1): inventory and payment events in,
+// order events appended to the order's stream out.
+//
+// Crash windows, and what closes each:
+// - after the append, before the marker commits: the redelivery reloads the
+//   order, which has moved on, and the decider returns [] (or the same events,
+//   which carry the same ids, and the store accepts them as a no-op).
+// - another writer appends first (the customer's cancel): WrongExpectedRevision
+//   rolls the marker back and the delivery is retried against the new state.
+import { CONSUMERS, type KnownEvent } from '@effectively-once/contracts';
+import {
+  WrongExpectedRevisionError,
+  type EventStore,
+  type RecordedEvent,
+} from '@effectively-once/event-store';
+import {
+  defineConsumer,
+  processOnce,
+  retryableFailure,
+  terminalFailure,
+  type OutcomeListener,
+  type ProcessResult,
+} from '@effectively-once/idempotency';
+import type { Kysely } from 'kysely';
+import {
+  decideOrderSaga,
+  isOrderSagaInput,
+  type OrderSagaInput,
+} from '../../domain/order-saga.decide.js';
+import { appendOrderEvents, loadOrder } from '../eventStore/order-stream.js';
+import type { OrderDatabase } from '../postgres/order.database.js';
+
+export const orderSaga = defineConsumer({ name: CONSUMERS.orderSaga });
+
+export interface OrderSagaDeps {
+  readonly db: Kysely<OrderDatabase>;
+  readonly store: EventStore;
+  readonly now: () => Date;
+  readonly onOutcome?: OutcomeListener;
+}
+
+/** What one saga step appended: the order events' types, [] when there was nothing to do. */
+export interface SagaStep {
+  readonly appended: readonly string[];
+}
+
+export type OrderSagaResult = ProcessResult<SagaStep> | { outcome: 'ignored' };
+
+async function runSagaStep(
+  deps: OrderSagaDeps,
+  input: OrderSagaInput,
+  recorded: RecordedEvent,
+): Promise<SagaStep> {
+  const { orderId } = input.data;
+  const loaded = await loadOrder(deps.store, orderId);
+  if (loaded.state.status === 'not_placed') {
+    throw terminalFailure(
+      `${input.type} ${recorded.id} is for order ${orderId}, which does not exist: its order stream is empty.`,
+    );
+  }
+  const events = decideOrderSaga(input, loaded.state, deps.now());
+  try {
+    await appendOrderEvents(deps.store, {
+      orderId,
+      events,
+      expectedRevision: loaded.revision,
+      causeId: recorded.id,
+      traceparent: recorded.metadata.traceparent,
+    });
+  } catch (error) {
+    if (error instanceof WrongExpectedRevisionError) {
+      throw retryableFailure(
+        `order ${orderId} changed while ${input.type} was decided (${error.message}); a redelivery decides again on the new state`,
+        error,
+      );
+    }
+    throw error;
+  }
+  return { appended: events.map((event) => event.type) };
+}
+
+/**
+ * Handles one delivery of the inventory- and payment- streams. The marker
+ * (processed_message, order database) is claimed around the append, so the
+ * second delivery of a message is a duplicate without reading the stream.
+ *
+ * @example
+ * startConsumer({ ..., handle: (event, recorded) => handleOrderSagaEvent(deps, event, recorded) });
+ */
+export async function handleOrderSagaEvent(
+  deps: OrderSagaDeps,
+  event: KnownEvent,
+  recorded: RecordedEvent,
+): Promise<OrderSagaResult> {
+  if (!isOrderSagaInput(event)) return { outcome: 'ignored' };
+  return processOnce({
+    db: deps.db,
+    consumer: orderSaga,
+    message: { id: recorded.id, type: recorded.type },
+    work: () => runSagaStep(deps, event, recorded),
+    ...(deps.onOutcome === undefined ? {} : { onOutcome: deps.onOutcome }),
+  });
+}

@@ -1,0 +1,50 @@
+// The Order aggregate's state, rebuilt from its stream by `evolve`. Each
+// status carries only what is known in it, so `decide` cannot read an
+// authorization id of an order that was never confirmed.
+import type {
+  CancellationReason,
+  CancellationRequestReason,
+  OrderEvent,
+  OrderLine,
+} from '@effectively-once/contracts';
+
+/** The event types of the order stream, by name. */
+export type OrderEventOf<Type extends OrderEvent['type']> = Extract<OrderEvent, { type: Type }>;
+
+/** What OrderPlaced fixed for the life of the order. */
+export interface OrderDetails {
+  readonly orderId: string;
+  readonly customerEmail: string;
+  readonly items: readonly OrderLine[];
+  readonly paymentToken: string;
+  readonly amountCents: number;
+  readonly placedAt: string;
+}
+
+export type Order =
+  | (OrderDetails & { readonly status: 'awaiting_inventory' })
+  | (OrderDetails & { readonly status: 'awaiting_payment'; readonly paymentAttemptId: string })
+  | (OrderDetails & { readonly status: 'confirmed'; readonly authorizationId: string })
+  | (OrderDetails & {
+      readonly status: 'cancelling';
+      readonly cancellationReason: CancellationRequestReason;
+    })
+  | (OrderDetails & {
+      readonly status: 'cancelled';
+      readonly cancellationReason: CancellationReason;
+    });
+
+/** Before OrderPlaced: the stream is empty. */
+export interface NotPlacedOrder {
+  readonly status: 'not_placed';
+}
+
+export type OrderState = NotPlacedOrder | Order;
+
+export const initialOrderState = (): OrderState => ({ status: 'not_placed' });
+
+/** The placement details of an order in any status. */
+export function detailsOf(order: Order): OrderDetails {
+  const { orderId, customerEmail, items, paymentToken, amountCents, placedAt } = order;
+  return { orderId, customerEmail, items, paymentToken, amountCents, placedAt };
+}

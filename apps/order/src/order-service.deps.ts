@@ -1,0 +1,13 @@
+import type { EventStore } from '@effectively-once/event-store';
+import type { ServiceMetrics } from '@effectively-once/service-kit';
+import type { Kysely } from 'kysely';
+import type { OrderDatabase } from './adapters/postgres/order.database.js';
+
+/** What the order service runs on; server.ts builds them, tests build their own. */
+export interface OrderServiceDeps {
+  readonly db: Kysely<OrderDatabase>;
+  readonly store: EventStore;
+  readonly metrics: ServiceMetrics;
+  /** The clock; the domain never reads the time itself. */
+  readonly now: () => Date;
+}

@@ -1,0 +1,44 @@
+// The order service's composition root: `node --import tsx apps/order/src/server.ts`.
+import { idempotencyMigrations } from '@effectively-once/idempotency';
+import { combineMigrations, connect, migrateToLatest } from '@effectively-once/postgres';
+import {
+  createServiceMetrics,
+  onShutdownSignal,
+  openServiceEventStore,
+} from '@effectively-once/service-kit';
+import { orderMigrations } from './adapters/postgres/migrations/index.js';
+import type { OrderDatabase } from './adapters/postgres/order.database.js';
+import { startOrderSaga } from './adapters/subscriptions/order-saga.consumer.js';
+import { buildApp } from './app.js';
+import { loadOrderConfig } from './config.js';
+
+const config = loadOrderConfig();
+// Migrated through a short-lived connection of its own, typed for no tables in particular.
+const migrations = connect(config.databaseUrl, {
+  maxConnections: 1,
+  applicationName: 'order-migrations',
+});
+try {
+  await migrateToLatest(migrations, combineMigrations(idempotencyMigrations, orderMigrations));
+} finally {
+  await migrations.destroy();
+}
+const db = connect<OrderDatabase>(config.databaseUrl, { applicationName: 'order' });
+const store = openServiceEventStore(config);
+const metrics = createServiceMetrics({ service: config.service });
+const deps = { db, store, metrics, now: (): Date => new Date() };
+const app = buildApp(deps, { logLevel: config.logLevel });
+const consumer = startOrderSaga({ deps, log: app.log });
+
+await app.listen({ host: config.host, port: config.port });
+app.log.info(`order listening on http://${config.host}:${String(config.port)}`);
+
+onShutdownSignal({
+  log: app.log,
+  close: async () => {
+    await consumer.close();
+    await app.close();
+    await store.close();
+    await db.destroy();
+  },
+});
