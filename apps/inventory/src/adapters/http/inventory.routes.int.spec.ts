@@ -1,0 +1,152 @@
+// The inventory HTTP API through inject, on a real database: restock, read,
+// list, the problem documents for a missing SKU and for invalid requests, and
+// health and readiness.
+import { createPostgresEventStore, eventStoreMigrations } from '@effectively-once/event-store';
+import { createTestDatabase } from '@effectively-once/postgres/testing';
+import { createServiceMetrics } from '@effectively-once/service-kit';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.js';
+import type { InventoryDatabase } from '../postgres/database.js';
+import { inventoryDatabaseMigrations } from '../postgres/inventory-database-migrations.js';
+import { newSku } from '../../testing/order-deliveries.js';
+
+const { db } = await createTestDatabase<InventoryDatabase>(inventoryDatabaseMigrations);
+const eventStoreDb = await createTestDatabase(eventStoreMigrations);
+const store = createPostgresEventStore({ url: eventStoreDb.url });
+const app = buildApp({
+  db,
+  store,
+  metrics: createServiceMetrics({ service: 'inventory' }),
+  logger: false,
+});
+afterAll(async () => {
+  await app.close();
+  await store.close();
+});
+
+const restock = (sku: string, body: object) =>
+  app.inject({ method: 'POST', url: `/inventory/${sku}/restock`, payload: body });
+
+describe('POST /inventory/:sku/restock', () => {
+  it('creates an unknown SKU with the quantity available, then adds to it', async () => {
+    const sku = newSku();
+
+    const created = await restock(sku, { quantity: 5 });
+    const added = await restock(sku, { quantity: 3 });
+
+    expect(created.statusCode).toBe(200);
+    expect(created.json()).toEqual({ sku, available: 5, reserved: 0 });
+    expect(added.json()).toEqual({ sku, available: 8, reserved: 0 });
+  });
+
+  it.each([
+    ['a quantity of 0', { quantity: 0 }],
+    ['a negative quantity', { quantity: -1 }],
+    ['a fractional quantity', { quantity: 1.5 }],
+    ['no quantity', {}],
+    ['an unknown field', { quantity: 1, note: 'x' }],
+  ])('refuses %s with a 400 VALIDATION_FAILED problem', async (_case, body) => {
+    const response = await restock(newSku(), body);
+
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.json()).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+  });
+
+  it('refuses a SKU that breaks the SKU rule, and creates nothing', async () => {
+    const response = await restock('lower-case', { quantity: 1 });
+
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(
+      await db.selectFrom('inventory').where('sku', '=', 'lower-case').selectAll().execute(),
+    ).toEqual([]);
+  });
+
+  it('refuses a body that is not JSON', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: `/inventory/${newSku()}/restock`,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"quantity":',
+    });
+
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'MALFORMED_JSON' });
+  });
+});
+
+describe('GET /inventory/:sku', () => {
+  it('returns the stock level of a known SKU', async () => {
+    const sku = newSku();
+    await restock(sku, { quantity: 7 });
+
+    const response = await app.inject({ method: 'GET', url: `/inventory/${sku}` });
+
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ sku, available: 7, reserved: 0 });
+  });
+
+  it('answers an unknown SKU with a 404 SKU_NOT_FOUND problem', async () => {
+    const sku = newSku();
+
+    const response = await app.inject({ method: 'GET', url: `/inventory/${sku}` });
+
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.json()).toMatchObject({ status: 404, code: 'SKU_NOT_FOUND' });
+  });
+
+  it('answers a malformed SKU with a 400 VALIDATION_FAILED problem', async () => {
+    const response = await app.inject({ method: 'GET', url: '/inventory/not%20a%20sku' });
+
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+});
+
+describe('GET /inventory', () => {
+  it('lists every SKU in SKU order', async () => {
+    const [first, second] = [newSku(), newSku()].sort() as [string, string];
+    await restock(second, { quantity: 2 });
+    await restock(first, { quantity: 1 });
+
+    const response = await app.inject({ method: 'GET', url: '/inventory' });
+
+    expect(response.statusCode).toBe(200);
+    const { stockLevels } = response.json<{ stockLevels: { sku: string }[] }>();
+    const skus = stockLevels.map((level) => level.sku);
+    expect(skus).toEqual([...skus].sort());
+    expect(stockLevels).toEqual(
+      expect.arrayContaining([
+        { sku: first, available: 1, reserved: 0 },
+        { sku: second, available: 2, reserved: 0 },
+      ]),
+    );
+  });
+});
+
+describe('health', () => {
+  it('GET /health answers while the process runs', async () => {
+    const response = await app.inject({ method: 'GET', url: '/health' });
+
+    expect(response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('GET /ready checks the database and the event store', async () => {
+    const response = await app.inject({ method: 'GET', url: '/ready' });
+
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', eventStore: 'ok' },
+    });
+  });
+
+  it('GET /metrics serves Prometheus text', async () => {
+    const response = await app.inject({ method: 'GET', url: '/metrics' });
+
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('process_cpu_seconds_total');
+  });
+});

@@ -1,0 +1,51 @@
+// The inventory service as a Fastify app built from its dependencies; server.ts
+// wires the real ones, tests pass their own and call inject.
+import type { EventStore } from '@effectively-once/event-store';
+import {
+  createHttpServer,
+  registerHealthRoutes,
+  registerMetricsRoute,
+  type FastifyZodInstance,
+  type ServiceMetrics,
+} from '@effectively-once/service-kit';
+import { sql, type Kysely } from 'kysely';
+import { registerInventoryRoutes } from './adapters/http/inventory.routes.js';
+import type { InventoryDatabase } from './adapters/postgres/database.js';
+
+export interface InventoryAppDeps {
+  readonly db: Kysely<InventoryDatabase>;
+  readonly store: EventStore;
+  readonly metrics: ServiceMetrics;
+  readonly logLevel?: string;
+  /** false in tests: no request logs. */
+  readonly logger?: boolean;
+}
+
+/** A stream nobody writes: reading it proves the store answers without touching real data. */
+const READY_PROBE_STREAM = 'inventory-ready-probe';
+
+/**
+ * @example
+ * const app = buildApp({ db, store, metrics, logger: false });
+ * const response = await app.inject({ method: 'GET', url: '/inventory/SKU-MUG' });
+ */
+export function buildApp(deps: InventoryAppDeps): FastifyZodInstance {
+  const app = createHttpServer({
+    service: 'inventory',
+    ...(deps.logLevel === undefined ? {} : { logLevel: deps.logLevel }),
+    ...(deps.logger === undefined ? {} : { logger: deps.logger }),
+  });
+  registerHealthRoutes(app, {
+    checks: {
+      database: async () => {
+        await sql`select 1`.execute(deps.db);
+      },
+      eventStore: async () => {
+        await deps.store.readStream(READY_PROBE_STREAM, { maxCount: 1 });
+      },
+    },
+  });
+  registerMetricsRoute(app, deps.metrics);
+  registerInventoryRoutes(app, deps);
+  return app;
+}
