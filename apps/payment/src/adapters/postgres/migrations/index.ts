@@ -1,0 +1,7 @@
+import type { Migrations } from '@effectively-once/postgres';
+import * as createPaymentTables from './2026-12-01T03-00-create-payment-tables.js';
+
+/** The payment service's own tables; combine with the marker and outbox migrations. */
+export const paymentMigrations: Migrations = {
+  '2026-12-01T03-00-create-payment-tables': createPaymentTables,
+};

@@ -1,0 +1,78 @@
+// OrderCancellationRequested → release the money held for the order, once:
+//   1. record the cancellation and read the attempt, in a transaction of its own;
+//   2. if authorized, void it at the provider with the attempt's void key;
+//   3. processOnce: mark the attempt voided and enqueue PaymentVoided, with the marker.
+import type { EventOf, OrderCancellationRequested } from '@effectively-once/contracts';
+import type { RecordedEvent } from '@effectively-once/event-store';
+import { retryableFailure, type ProcessResult } from '@effectively-once/idempotency';
+import { enqueueEvents } from '@effectively-once/outbox';
+import {
+  decideOnCancellation,
+  decideOnVoided,
+  type CancellationDecision,
+} from '../../domain/cancellation.decide.js';
+import { lockOrder } from '../postgres/order-lock.js';
+import { findAttemptByOrder, saveTransition } from '../postgres/payment-attempt.repository.js';
+import { recordCancellation } from '../postgres/payment-cancellation.repository.js';
+import type { PaymentHandlerDeps } from './handler-deps.js';
+import { outgoingPaymentEvent } from './outgoing-event.js';
+import { markProcessed, processPaymentMessage } from './payment-authorization.consumer.js';
+
+type CancellationRequested = EventOf<typeof OrderCancellationRequested>;
+
+/**
+ * @example
+ * const result = await handleCancellationRequested(deps, event, recorded);
+ */
+export async function handleCancellationRequested(
+  deps: PaymentHandlerDeps,
+  event: CancellationRequested,
+  recorded: RecordedEvent,
+): Promise<ProcessResult<string>> {
+  const { orderId } = event.data;
+  const decision = await recordCancellationAndDecide(deps, orderId);
+  // Crash window 1, after the cancellation row committed and before the void:
+  // the redelivery records it again (a no-op), reads the same authorized
+  // attempt and voids with the same key.
+  switch (decision.kind) {
+    case 'nothing':
+      return markProcessed(deps, recorded, decision.kind);
+    case 'wait':
+      // The authorization's answer is not recorded yet; only it tells whether
+      // there is money to release. The request's redelivery records it (the
+      // cancellation row no longer stops a pending attempt), then this one voids.
+      throw retryableFailure(decision.reason);
+    case 'void':
+      break;
+  }
+  const { attemptId: paymentAttemptId, authorizationId } = decision.attempt;
+  await deps.provider.voidAuthorization({ paymentAttemptId, authorizationId });
+  // Crash window 2, after the provider voided and before step 3 committed: the
+  // redelivery voids again with the same key and the provider replays its
+  // answer; the authorization is voided once.
+  // Crash window 3, after step 3 committed and before the acknowledgment: the
+  // redelivery reads a voided attempt, decides 'nothing' and finds its marker,
+  // a duplicate with no second PaymentVoided.
+  return processPaymentMessage(deps, recorded, async (trx) => {
+    const attempt = await findAttemptByOrder(trx, { orderId, forUpdate: true });
+    if (attempt === undefined) throw new Error(`Payment attempt of order ${orderId} vanished.`);
+    const voided = decideOnVoided({ attempt, now: deps.now() });
+    if (voided.kind === 'already_recorded') return voided.kind;
+    await saveTransition(trx, { attempt: voided.attempt, from: 'authorized', now: deps.now() });
+    await enqueueEvents(trx, [outgoingPaymentEvent(voided.event, recorded)]);
+    return voided.attempt.status;
+  });
+}
+
+/** Step 1: under the order's lock, so a payment request cannot start an attempt unseen. */
+async function recordCancellationAndDecide(
+  deps: PaymentHandlerDeps,
+  orderId: string,
+): Promise<CancellationDecision> {
+  return deps.db.transaction().execute(async (trx) => {
+    await lockOrder(trx, orderId);
+    await recordCancellation(trx, { orderId, now: deps.now() });
+    const attempt = await findAttemptByOrder(trx, { orderId });
+    return decideOnCancellation({ attempt });
+  });
+}

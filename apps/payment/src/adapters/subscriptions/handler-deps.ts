@@ -1,0 +1,15 @@
+import type { OutcomeListener, ProcessResult } from '@effectively-once/idempotency';
+import type { Kysely } from 'kysely';
+import type { PaymentDatabase } from '../postgres/payment.database.js';
+import type { PaymentProvider } from '../provider/payment-provider.client.js';
+
+/** What the payment consumer's handlers need; plain values, so tests pass their own. */
+export interface PaymentHandlerDeps {
+  db: Kysely<PaymentDatabase>;
+  provider: PaymentProvider;
+  now: () => Date;
+  onOutcome?: OutcomeListener;
+}
+
+/** processOnce's result, or `ignored` for an event this consumer does not handle. */
+export type PaymentHandleResult = ProcessResult<string> | { outcome: 'ignored' };

@@ -1,0 +1,37 @@
+// The consumer payment-authorization-v1 reads the order streams: it acts on
+// two order events and acknowledges every other one as ignored.
+import type { KnownEvent } from '@effectively-once/contracts';
+import type { RecordedEvent } from '@effectively-once/event-store';
+import { handleCancellationRequested } from './cancellation-requested.handler.js';
+import type { PaymentHandleResult, PaymentHandlerDeps } from './handler-deps.js';
+import { handlePaymentRequested } from './payment-requested.handler.js';
+
+/**
+ * @example
+ * startConsumer({ ..., handle: (event, recorded) => handlePaymentAuthorization(deps, event, recorded) });
+ */
+export async function handlePaymentAuthorization(
+  deps: PaymentHandlerDeps,
+  event: KnownEvent,
+  recorded: RecordedEvent,
+): Promise<PaymentHandleResult> {
+  switch (event.type) {
+    case 'OrderPaymentRequested':
+      return handlePaymentRequested(deps, event, recorded);
+    case 'OrderCancellationRequested':
+      return handleCancellationRequested(deps, event, recorded);
+    // Facts for other services, and events of streams this consumer does not
+    // read: listed, so a new event type is a decision here, not a silent default.
+    case 'OrderPlaced':
+    case 'OrderConfirmed':
+    case 'OrderCancelled':
+    case 'InventoryReserved':
+    case 'InventoryReservationRejected':
+    case 'InventoryReleased':
+    case 'PaymentAuthorized':
+    case 'PaymentDeclined':
+    case 'PaymentVoided':
+    case 'CustomerNotified':
+      return { outcome: 'ignored' };
+  }
+}

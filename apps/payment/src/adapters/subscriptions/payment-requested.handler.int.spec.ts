@@ -1,0 +1,224 @@
+// OrderPaymentRequested against a real payment database and the real payment
+// provider over HTTP: one authorization per order, whatever is redelivered and
+// wherever the process stops.
+import { randomUUID } from 'node:crypto';
+import { ConsumerFailure } from '@effectively-once/idempotency';
+import { createTestDatabase } from '@effectively-once/postgres/testing';
+import { describe, expect, it } from 'vitest';
+import type { PaymentDatabase } from '../postgres/payment.database.js';
+import { paymentDatabaseMigrations } from '../postgres/payment.migrations.js';
+import { findAttemptByOrder } from '../postgres/payment-attempt.repository.js';
+import {
+  authorizeKey,
+  createPaymentProviderClient,
+  type PaymentProvider,
+} from '../provider/payment-provider.client.js';
+import { paymentRequested } from '../../testing/order-events.fixtures.js';
+import { markersOf, outboxEventsOf } from '../../testing/payment-database.inspect.js';
+import { startPaymentProvider } from '../../testing/payment-provider.harness.js';
+import {
+  countingProvider,
+  crashingAfterAuthorize,
+  crashingBeforeAuthorize,
+} from '../../testing/provider-doubles.js';
+import type { PaymentHandlerDeps } from './handler-deps.js';
+import { handlePaymentRequested } from './payment-requested.handler.js';
+
+const { db } = await createTestDatabase<PaymentDatabase>(paymentDatabaseMigrations);
+// tok_timeout replies are held far longer than any client here waits.
+const provider = await startPaymentProvider({ timeoutDelayMs: 30_000 });
+const client = createPaymentProviderClient({ baseUrl: provider.url, timeoutMs: 5_000 });
+const now = () => new Date();
+
+const depsWith = (paymentProvider: PaymentProvider): PaymentHandlerDeps => ({
+  db,
+  provider: paymentProvider,
+  now,
+});
+
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.fail('expected the handler to fail'),
+    (error: unknown) => error,
+  );
+}
+
+describe('OrderPaymentRequested', () => {
+  it('approved: one authorization in the ledger, the attempt authorized, one PaymentAuthorized in the outbox', async () => {
+    const { event, recorded } = paymentRequested({
+      paymentToken: 'tok_approve',
+      amountCents: 4_000,
+    });
+    const { orderId, paymentAttemptId } = event.data;
+
+    const result = await handlePaymentRequested(depsWith(client), event, recorded);
+
+    expect(result).toMatchObject({ outcome: 'applied', result: 'authorized' });
+    const ledger = await provider.ledger(authorizeKey(paymentAttemptId));
+    expect(ledger).toHaveLength(1);
+    const authorizationId = ledger[0]!.authorizationId;
+    expect(await findAttemptByOrder(db, { orderId })).toEqual({
+      attemptId: paymentAttemptId,
+      orderId,
+      amountCents: 4_000,
+      paymentToken: 'tok_approve',
+      status: 'authorized',
+      authorizationId,
+    });
+    expect(await outboxEventsOf(db, orderId)).toEqual([
+      {
+        type: 'PaymentAuthorized',
+        data: {
+          orderId,
+          paymentAttemptId,
+          authorizationId,
+          amountCents: 4_000,
+          authorizedAt: expect.any(String) as unknown,
+        },
+        metadata: { correlationId: orderId, causationId: recorded.id, schemaVersion: 1 },
+      },
+    ]);
+  });
+
+  it('redelivered after the commit (crash before the ack): a duplicate, no second call, still one authorization', async () => {
+    const { event, recorded } = paymentRequested();
+    const counting = countingProvider(client);
+    await handlePaymentRequested(depsWith(counting), event, recorded);
+
+    const again = await handlePaymentRequested(depsWith(counting), event, recorded);
+
+    expect(again).toMatchObject({ outcome: 'duplicate', detectedBy: 'marker' });
+    expect(counting.calls.authorize).toBe(1);
+    expect(await provider.ledger(authorizeKey(event.data.paymentAttemptId))).toHaveLength(1);
+    expect(await outboxEventsOf(db, event.data.orderId)).toHaveLength(1);
+    expect(await markersOf(db, recorded.id)).toBe(1);
+  });
+
+  it('crash after the attempt row, before the provider call: the redelivery authorizes once', async () => {
+    const { event, recorded } = paymentRequested();
+    const { orderId, paymentAttemptId } = event.data;
+
+    await expect(
+      handlePaymentRequested(depsWith(crashingBeforeAuthorize(client)), event, recorded),
+    ).rejects.toThrow('simulated crash before the provider call');
+    expect(await findAttemptByOrder(db, { orderId })).toMatchObject({ status: 'pending' });
+    expect(await provider.ledger(authorizeKey(paymentAttemptId))).toEqual([]);
+
+    const retried = await handlePaymentRequested(depsWith(client), event, recorded);
+
+    expect(retried).toMatchObject({ outcome: 'applied', result: 'authorized' });
+    expect(await provider.ledger(authorizeKey(paymentAttemptId))).toHaveLength(1);
+  });
+
+  it('crash after the provider call, before the result committed: the redelivery reuses the key, the ledger keeps one authorization', async () => {
+    const { event, recorded } = paymentRequested();
+    const { orderId, paymentAttemptId } = event.data;
+
+    await expect(
+      handlePaymentRequested(depsWith(crashingAfterAuthorize(client)), event, recorded),
+    ).rejects.toThrow('simulated crash after the provider answered');
+    const [charged] = await provider.ledger(authorizeKey(paymentAttemptId));
+    expect(charged).toBeDefined();
+    expect(await findAttemptByOrder(db, { orderId })).toMatchObject({ status: 'pending' });
+    expect(await outboxEventsOf(db, orderId)).toEqual([]);
+    expect(await markersOf(db, recorded.id)).toBe(0);
+
+    const retried = await handlePaymentRequested(depsWith(client), event, recorded);
+
+    expect(retried).toMatchObject({ outcome: 'applied', result: 'authorized' });
+    expect(await provider.ledger(authorizeKey(paymentAttemptId))).toEqual([charged]);
+    expect(await findAttemptByOrder(db, { orderId })).toMatchObject({
+      status: 'authorized',
+      authorizationId: charged!.authorizationId,
+    });
+    expect(await outboxEventsOf(db, orderId)).toHaveLength(1);
+  });
+
+  it('tok_timeout: the client gives up (retryable), the retry gets the stored authorization, authorized once', async () => {
+    const { event, recorded } = paymentRequested({ paymentToken: 'tok_timeout' });
+    const { orderId, paymentAttemptId } = event.data;
+    const impatient = createPaymentProviderClient({ baseUrl: provider.url, timeoutMs: 300 });
+
+    const failure = await rejectionOf(handlePaymentRequested(depsWith(impatient), event, recorded));
+
+    expect(failure).toBeInstanceOf(ConsumerFailure);
+    expect(failure).toMatchObject({ kind: 'retryable' });
+    expect(await findAttemptByOrder(db, { orderId })).toMatchObject({ status: 'pending' });
+    const [charged] = await provider.ledger(authorizeKey(paymentAttemptId));
+    expect(charged).toBeDefined();
+
+    const retried = await handlePaymentRequested(depsWith(impatient), event, recorded);
+
+    expect(retried).toMatchObject({ outcome: 'applied', result: 'authorized' });
+    expect(await provider.ledger(authorizeKey(paymentAttemptId))).toEqual([charged]);
+    expect(await outboxEventsOf(db, orderId)).toMatchObject([
+      { type: 'PaymentAuthorized', data: { authorizationId: charged!.authorizationId } },
+    ]);
+  });
+
+  it('tok_decline: the attempt is declined and PaymentDeclined enqueued; nothing is held on the card', async () => {
+    const { event, recorded } = paymentRequested({ paymentToken: 'tok_decline' });
+    const { orderId, paymentAttemptId } = event.data;
+
+    const result = await handlePaymentRequested(depsWith(client), event, recorded);
+
+    expect(result).toMatchObject({ outcome: 'applied', result: 'declined' });
+    expect(await findAttemptByOrder(db, { orderId })).toMatchObject({
+      status: 'declined',
+      declineReason: 'card_declined',
+    });
+    expect(await outboxEventsOf(db, orderId)).toEqual([
+      {
+        type: 'PaymentDeclined',
+        data: {
+          orderId,
+          paymentAttemptId,
+          reason: 'card_declined',
+          declinedAt: expect.any(String) as unknown,
+        },
+        metadata: { correlationId: orderId, causationId: recorded.id, schemaVersion: 1 },
+      },
+    ]);
+    expect(await provider.ledger(authorizeKey(paymentAttemptId))).toEqual([]);
+  });
+
+  it('tok_error: a retryable failure; nothing recorded but the pending attempt, no marker', async () => {
+    const { event, recorded } = paymentRequested({ paymentToken: 'tok_error' });
+    const { orderId } = event.data;
+
+    const failure = await rejectionOf(handlePaymentRequested(depsWith(client), event, recorded));
+
+    expect(failure).toMatchObject({
+      kind: 'retryable',
+      reason: expect.stringContaining('503') as unknown,
+    });
+    expect(await findAttemptByOrder(db, { orderId })).toMatchObject({ status: 'pending' });
+    expect(await outboxEventsOf(db, orderId)).toEqual([]);
+    expect(await markersOf(db, recorded.id)).toBe(0);
+  });
+
+  it('an unknown payment token: a terminal failure (parked), never retried into a charge', async () => {
+    const { event, recorded } = paymentRequested({ paymentToken: 'tok_stolen' });
+
+    const failure = await rejectionOf(handlePaymentRequested(depsWith(client), event, recorded));
+
+    expect(failure).toMatchObject({
+      kind: 'terminal',
+      reason: expect.stringContaining('UNKNOWN_PAYMENT_TOKEN') as unknown,
+    });
+    expect(await markersOf(db, recorded.id)).toBe(0);
+  });
+
+  it('the same request under a new message id: the provider is not asked again and nothing is emitted twice', async () => {
+    const first = paymentRequested();
+    const counting = countingProvider(client);
+    await handlePaymentRequested(depsWith(counting), first.event, first.recorded);
+    const replayed = { ...first.recorded, id: randomUUID() };
+
+    const result = await handlePaymentRequested(depsWith(counting), first.event, replayed);
+
+    expect(result).toMatchObject({ outcome: 'applied', result: 'already_final' });
+    expect(counting.calls.authorize).toBe(1);
+    expect(await outboxEventsOf(db, first.event.data.orderId)).toHaveLength(1);
+  });
+});

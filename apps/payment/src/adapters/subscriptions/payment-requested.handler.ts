@@ -1,0 +1,106 @@
+// OrderPaymentRequested → authorize the payment once. Three steps, because the
+// provider call can be neither inside a database transaction (it would hold
+// locks for seconds, and a rollback cannot take back an authorization) nor
+// repeated with a new key (it would charge twice):
+//   1. record the pending attempt, in a transaction of its own;
+//   2. call the provider with the attempt's idempotency key, outside any transaction;
+//   3. processOnce: record the answer and enqueue its event, with the message's marker.
+import type { EventOf, OrderPaymentRequested } from '@effectively-once/contracts';
+import type { RecordedEvent } from '@effectively-once/event-store';
+import { terminalFailure, type ProcessResult } from '@effectively-once/idempotency';
+import { enqueueEvents } from '@effectively-once/outbox';
+import {
+  decideOnAuthorizationAnswer,
+  decideOnPaymentRequest,
+  type RequestDecision,
+} from '../../domain/authorization.decide.js';
+import type { AuthorizationAnswer } from '../../domain/provider-answer.js';
+import { lockOrder } from '../postgres/order-lock.js';
+import {
+  findAttemptByOrder,
+  insertPendingAttempt,
+  saveTransition,
+} from '../postgres/payment-attempt.repository.js';
+import { isCancelled } from '../postgres/payment-cancellation.repository.js';
+import type { PaymentHandlerDeps } from './handler-deps.js';
+import { outgoingPaymentEvent } from './outgoing-event.js';
+import { markProcessed, processPaymentMessage } from './payment-authorization.consumer.js';
+
+type PaymentRequested = EventOf<typeof OrderPaymentRequested>;
+
+/**
+ * @example
+ * const result = await handlePaymentRequested(deps, event, recorded);
+ */
+export async function handlePaymentRequested(
+  deps: PaymentHandlerDeps,
+  event: PaymentRequested,
+  recorded: RecordedEvent,
+): Promise<ProcessResult<string>> {
+  const decision = await recordAttempt(deps, event);
+  // Crash window 1, after the attempt row committed and before the provider
+  // call: the message is not acknowledged, so it comes back, finds the pending
+  // attempt and calls the provider with the same key. Nothing was charged yet,
+  // or the provider has the answer stored under that key.
+  switch (decision.kind) {
+    case 'reject':
+      throw terminalFailure(decision.reason);
+    case 'skip_cancelled':
+    case 'already_final':
+      return markProcessed(deps, recorded, decision.kind);
+    case 'call_provider':
+      break;
+  }
+  const { attemptId: paymentAttemptId, amountCents, paymentToken } = decision.attempt;
+  const answer = await deps.provider.authorize({ paymentAttemptId, amountCents, paymentToken });
+  // Crash window 2, after the provider answered and before step 3 committed:
+  // the answer exists only at the provider. The redelivery asks again with the
+  // same key and gets the stored answer (the provider replays it), so the
+  // ledger still holds one authorization. A timeout lands here too: it is a
+  // retryable failure, and the retry collects the answer the same way.
+  return recordAnswer(deps, { recorded, orderId: event.data.orderId, answer });
+}
+
+/** Step 1: under the order's lock, so a cancellation cannot slip in between the read and the insert. */
+async function recordAttempt(
+  deps: PaymentHandlerDeps,
+  event: PaymentRequested,
+): Promise<RequestDecision> {
+  const { orderId } = event.data;
+  return deps.db.transaction().execute(async (trx) => {
+    await lockOrder(trx, orderId);
+    const cancelled = await isCancelled(trx, orderId);
+    const attempt = await findAttemptByOrder(trx, { orderId });
+    const decision = decideOnPaymentRequest({ request: event.data, attempt, cancelled });
+    if (decision.kind === 'call_provider' && decision.isNew) {
+      await insertPendingAttempt(trx, { attempt: decision.attempt, now: deps.now() });
+    }
+    return decision;
+  });
+}
+
+/** Step 3: the answer, its event and the marker commit together or not at all. */
+async function recordAnswer(
+  deps: PaymentHandlerDeps,
+  input: { recorded: RecordedEvent; orderId: string; answer: AuthorizationAnswer },
+): Promise<ProcessResult<string>> {
+  const { recorded, orderId, answer } = input;
+  // Crash window 3, after this commit and before the acknowledgment: the
+  // redelivery finds the answer recorded (step 1 skips the provider) and its
+  // marker claimed (a duplicate), so it is acknowledged with no second event.
+  return processPaymentMessage(deps, recorded, async (trx) => {
+    const attempt = await findAttemptByOrder(trx, { orderId, forUpdate: true });
+    if (attempt === undefined) throw new Error(`Payment attempt of order ${orderId} vanished.`);
+    const decision = decideOnAuthorizationAnswer({ attempt, answer, now: deps.now() });
+    switch (decision.kind) {
+      case 'reject':
+        throw terminalFailure(decision.reason);
+      case 'already_recorded':
+        return decision.kind;
+      case 'record':
+        await saveTransition(trx, { attempt: decision.attempt, from: 'pending', now: deps.now() });
+        await enqueueEvents(trx, [outgoingPaymentEvent(decision.event, recorded)]);
+        return decision.attempt.status;
+    }
+  });
+}

@@ -1,0 +1,51 @@
+// The payment service's HTTP face, built from its dependencies: server.ts
+// listens with it, tests call `inject` on it.
+import type { EventStore } from '@effectively-once/event-store';
+import {
+  createHttpServer,
+  registerHealthRoutes,
+  registerMetricsRoute,
+  type FastifyZodInstance,
+  type ServiceMetrics,
+} from '@effectively-once/service-kit';
+import { sql, type Kysely } from 'kysely';
+import { registerPaymentRoutes } from './adapters/http/payments.routes.js';
+import type { PaymentDatabase } from './adapters/postgres/payment.database.js';
+
+export interface PaymentAppDeps {
+  db: Kysely<PaymentDatabase>;
+  store: EventStore;
+  metrics: ServiceMetrics;
+  logLevel?: string;
+  /** `false` silences request logs (tests). */
+  logger?: boolean;
+}
+
+/** A stream nobody writes: reading it proves the event store answers. */
+const READY_PROBE_STREAM = 'payment-ready-probe';
+
+/**
+ * @example
+ * const app = buildApp({ db, store, metrics, logger: false });
+ * const reply = await app.inject({ method: 'GET', url: `/payments/${orderId}` });
+ */
+export function buildApp(deps: PaymentAppDeps): FastifyZodInstance {
+  const app = createHttpServer({
+    service: 'payment',
+    ...(deps.logLevel === undefined ? {} : { logLevel: deps.logLevel }),
+    ...(deps.logger === undefined ? {} : { logger: deps.logger }),
+  });
+  registerHealthRoutes(app, {
+    checks: {
+      database: async () => {
+        await sql`select 1`.execute(deps.db);
+      },
+      eventStore: async () => {
+        await deps.store.readStream(READY_PROBE_STREAM, { maxCount: 1 });
+      },
+    },
+  });
+  registerMetricsRoute(app, deps.metrics);
+  registerPaymentRoutes(app, { db: deps.db });
+  return app;
+}

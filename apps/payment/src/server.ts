@@ -1,0 +1,62 @@
+// The payment service's composition root: `node --import tsx apps/payment/src/server.ts`.
+import { CONSUMERS, STREAM_PREFIX } from '@effectively-once/contracts';
+import { startOutboxRelay } from '@effectively-once/outbox';
+import { connect, migrateToLatest } from '@effectively-once/postgres';
+import {
+  createServiceMetrics,
+  onShutdownSignal,
+  openServiceEventStore,
+  startConsumer,
+} from '@effectively-once/service-kit';
+import type { Kysely } from 'kysely';
+import { buildApp } from './app.js';
+import { loadPaymentConfig } from './config.js';
+import type { PaymentDatabase } from './adapters/postgres/payment.database.js';
+import { paymentDatabaseMigrations } from './adapters/postgres/payment.migrations.js';
+import { countMarkers } from './adapters/postgres/processed-message.repository.js';
+import { createPaymentProviderClient } from './adapters/provider/payment-provider.client.js';
+import { handlePaymentAuthorization } from './adapters/subscriptions/payment-authorization.handler.js';
+import type { PaymentHandlerDeps } from './adapters/subscriptions/handler-deps.js';
+
+const config = loadPaymentConfig();
+const db = connect<PaymentDatabase>(config.databaseUrl, { applicationName: 'payment' });
+// Kysely is invariant in its database type; the migrator needs none of it.
+await migrateToLatest(db as Kysely<unknown>, paymentDatabaseMigrations);
+const store = openServiceEventStore(config);
+const metrics = createServiceMetrics({ service: 'payment' });
+const consumerName = CONSUMERS.paymentAuthorization;
+metrics.trackMarkerRows({ consumer: consumerName, count: () => countMarkers(db, consumerName) });
+
+const app = buildApp({ db, store, metrics, logLevel: config.logLevel });
+const handlerDeps: PaymentHandlerDeps = {
+  db,
+  provider: createPaymentProviderClient({
+    baseUrl: config.PAYMENT_PROVIDER_URL,
+    timeoutMs: config.PAYMENT_PROVIDER_TIMEOUT_MS,
+  }),
+  now: () => new Date(),
+  onOutcome: metrics.consumerOutcome,
+};
+const consumer = startConsumer({
+  store,
+  consumer: consumerName,
+  streamPrefixes: [STREAM_PREFIX.order],
+  handle: (event, recorded) => handlePaymentAuthorization(handlerDeps, event, recorded),
+  metrics,
+  log: app.log,
+});
+const relay = startOutboxRelay({ db, store, log: app.log, databaseUrl: config.databaseUrl });
+
+await app.listen({ host: config.host, port: config.port });
+app.log.info(`payment listening on http://${config.host}:${String(config.port)}`);
+
+onShutdownSignal({
+  log: app.log,
+  close: async () => {
+    await consumer.close();
+    await relay.close();
+    await app.close();
+    await store.close();
+    await db.destroy();
+  },
+});
