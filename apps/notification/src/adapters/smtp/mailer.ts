@@ -1,0 +1,69 @@
+// Sends a composed email over SMTP with nodemailer. Every failure (refused
+// connection, timeout, a rejected envelope) is thrown as a retryable
+// ConsumerFailure: the consumer's transaction rolls back and the event is
+// redelivered later, up to the subscription's retry limit, then parked.
+import { retryableFailure } from '@effectively-once/idempotency';
+import nodemailer from 'nodemailer';
+import type { Email } from '../../domain/notification.js';
+
+export const SENDER_ADDRESS = 'orders@effectively-once.local';
+
+export interface Mailer {
+  /** Resolves once the SMTP server accepted the message; throws a retryable ConsumerFailure otherwise. */
+  send(email: Email): Promise<void>;
+  close(): void;
+}
+
+export interface SmtpMailerOptions {
+  host: string;
+  port: number;
+  /**
+   * Bounds connecting, the greeting and every later socket read. The send runs
+   * inside the consumer's open transaction, so a hung server must not hold it
+   * (and its row lock on the notification's business key) for long.
+   */
+  timeoutMs?: number;
+}
+
+/**
+ * A mailer for a local SMTP server: no TLS, no authentication (the mail sink).
+ *
+ * @example
+ * const mailer = createSmtpMailer({ host: '127.0.0.1', port: 2525 });
+ * await mailer.send(composeEmail(request));
+ */
+export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
+  const timeoutMs = options.timeoutMs ?? 5_000;
+  const transport = nodemailer.createTransport({
+    host: options.host,
+    port: options.port,
+    secure: false,
+    ignoreTLS: true,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+    // The message carries no attachments; refuse to read files or URLs for it.
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  });
+  return {
+    async send(email) {
+      try {
+        await transport.sendMail({
+          from: SENDER_ADDRESS,
+          to: email.to,
+          subject: email.subject,
+          text: email.text,
+          messageId: email.messageId,
+          headers: { 'X-Order-Id': email.orderId },
+        });
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw retryableFailure(`SMTP send of ${email.messageId} failed: ${reason}`, error);
+      }
+    },
+    close() {
+      transport.close();
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import type { KnownEvent } from '@effectively-once/contracts';
+import { describe, expect, it } from 'vitest';
+import { notificationFor } from './notification.decide.js';
+
+const orderId = '6f1c2f4e-3b7a-4c55-9d0e-2a9f0c1b7e11';
+const customerEmail = 'ada@example.com';
+
+const given = (event: KnownEvent) => ({ whenDecided: () => notificationFor(event) });
+
+describe('notificationFor', () => {
+  it('given OrderConfirmed, when decided, then it asks for the confirmation email to the customer', () => {
+    const request = given({
+      type: 'OrderConfirmed',
+      data: {
+        orderId,
+        customerEmail,
+        authorizationId: 'auth-1',
+        confirmedAt: '2026-12-01T10:00:00.000Z',
+      },
+    }).whenDecided();
+
+    expect(request).toEqual({ kind: 'order_confirmed', orderId, recipient: customerEmail });
+  });
+
+  it.each(['out_of_stock', 'payment_declined', 'customer_request'] as const)(
+    'given OrderCancelled(%s), when decided, then it asks for the cancellation email with that reason',
+    (reason) => {
+      const request = given({
+        type: 'OrderCancelled',
+        data: { orderId, customerEmail, reason, cancelledAt: '2026-12-01T10:00:00.000Z' },
+      }).whenDecided();
+
+      expect(request).toEqual({
+        kind: 'order_cancelled',
+        orderId,
+        recipient: customerEmail,
+        reason,
+      });
+    },
+  );
+
+  it.each<KnownEvent>([
+    {
+      type: 'OrderPlaced',
+      data: {
+        orderId,
+        customerEmail,
+        items: [{ sku: 'SKU-MUG', quantity: 1 }],
+        paymentToken: 'tok_approve',
+        amountCents: 1_000,
+        placedAt: '2026-12-01T10:00:00.000Z',
+      },
+    },
+    {
+      type: 'OrderCancellationRequested',
+      data: { orderId, reason: 'customer_request', requestedAt: '2026-12-01T10:00:00.000Z' },
+    },
+    {
+      type: 'PaymentDeclined',
+      data: {
+        orderId,
+        paymentAttemptId: `${orderId}:1`,
+        reason: 'card_declined',
+        declinedAt: '2026-12-01T10:00:00.000Z',
+      },
+    },
+    {
+      type: 'CustomerNotified',
+      data: {
+        orderId,
+        kind: 'order_confirmed',
+        emailMessageId: '<x@y>',
+        sentAt: '2026-12-01T10:00:00.000Z',
+      },
+    },
+  ])('given $type, when decided, then it asks for no email', (event) => {
+    expect(given(event).whenDecided()).toBeNull();
+  });
+});

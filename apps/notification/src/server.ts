@@ -1,0 +1,52 @@
+// Composition root: the one place that reads the configuration, opens
+// connections and starts the workers and the HTTP server.
+// Run: `node --import tsx apps/notification/src/server.ts`.
+import { connect, migrateToLatest } from '@effectively-once/postgres';
+import {
+  createServiceMetrics,
+  onShutdownSignal,
+  openServiceEventStore,
+} from '@effectively-once/service-kit';
+import type { Kysely } from 'kysely';
+import type { NotificationDatabase } from './adapters/postgres/database.js';
+import { notificationDatabaseMigrations } from './adapters/postgres/notification-migrations.js';
+import { createSmtpMailer } from './adapters/smtp/mailer.js';
+import { buildApp } from './app.js';
+import { loadNotificationConfig } from './config.js';
+import { startWorkers } from './workers.js';
+
+const config = loadNotificationConfig();
+const db = connect<NotificationDatabase>(config.databaseUrl, { applicationName: config.service });
+// Kysely is invariant in its database type; the migrator needs none of it.
+await migrateToLatest(db as Kysely<unknown>, notificationDatabaseMigrations);
+const store = openServiceEventStore(config);
+const metrics = createServiceMetrics({ service: config.service });
+const mailer = createSmtpMailer({
+  host: config.SMTP_HOST,
+  port: config.SMTP_PORT,
+  timeoutMs: config.SMTP_TIMEOUT_MS,
+});
+const app = buildApp({ db, store, metrics, logLevel: config.logLevel });
+const workers = startWorkers({
+  db,
+  databaseUrl: config.databaseUrl,
+  store,
+  mailer,
+  metrics,
+  log: app.log,
+  now: () => new Date(),
+});
+
+await app.listen({ host: config.host, port: config.port });
+app.log.info(`notification listening on http://${config.host}:${String(config.port)}`);
+
+onShutdownSignal({
+  log: app.log,
+  close: async () => {
+    await workers.close();
+    await app.close();
+    mailer.close();
+    await store.close();
+    await db.destroy();
+  },
+});

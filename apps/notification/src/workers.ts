@@ -1,0 +1,70 @@
+// What runs besides the HTTP server: the notification-email-v1 consumer and
+// the outbox relay that publishes its CustomerNotified events. server.ts
+// starts them; the component test starts the very same pair.
+import { CONSUMERS, STREAM_PREFIX } from '@effectively-once/contracts';
+import type { EventStore } from '@effectively-once/event-store';
+import { startOutboxRelay } from '@effectively-once/outbox';
+import { startConsumer, type ServiceMetrics } from '@effectively-once/service-kit';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { NotificationDatabase } from './adapters/postgres/database.js';
+import { countMarkers } from './adapters/postgres/processed-message.repository.js';
+import type { Mailer } from './adapters/smtp/mailer.js';
+import { handleNotificationEmail } from './adapters/subscriptions/notification-email.handler.js';
+
+export interface WorkersDeps {
+  db: Kysely<NotificationDatabase>;
+  /** The URL of `db`'s database: the relay listens there and wakes on each commit. */
+  databaseUrl: string;
+  store: EventStore;
+  mailer: Mailer;
+  metrics: ServiceMetrics;
+  log: FastifyBaseLogger;
+  now: () => Date;
+  /** Called with the number of events each relay batch published (tests wait on it). */
+  onPublished?: (count: number) => void;
+}
+
+export interface Workers {
+  /** Closes the consumer first (deliveries in flight settle), then the relay. */
+  close(): Promise<void>;
+}
+
+/**
+ * @example
+ * const workers = startWorkers({ db, databaseUrl, store, mailer, metrics, log: app.log, now: () => new Date() });
+ * await workers.close();
+ */
+export function startWorkers(deps: WorkersDeps): Workers {
+  const { db, store, metrics, log } = deps;
+  const consumer = startConsumer({
+    store,
+    consumer: CONSUMERS.notificationEmail,
+    streamPrefixes: [STREAM_PREFIX.order],
+    handle: (event, recorded) =>
+      handleNotificationEmail(
+        { db, mailer: deps.mailer, now: deps.now, onOutcome: metrics.consumerOutcome },
+        event,
+        recorded,
+      ),
+    metrics,
+    log,
+  });
+  metrics.trackMarkerRows({
+    consumer: CONSUMERS.notificationEmail,
+    count: () => countMarkers(db, CONSUMERS.notificationEmail),
+  });
+  const relay = startOutboxRelay({
+    db,
+    store,
+    log,
+    databaseUrl: deps.databaseUrl,
+    ...(deps.onPublished === undefined ? {} : { onPublished: deps.onPublished }),
+  });
+  return {
+    close: async () => {
+      await consumer.close();
+      await relay.close();
+    },
+  };
+}
