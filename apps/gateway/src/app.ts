@@ -1,0 +1,85 @@
+// The gateway as a Fastify instance built from its options; server.ts listens,
+// tests call inject or listen on port 0.
+import { randomUUID } from 'node:crypto';
+import replyFrom from '@fastify/reply-from';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Upstreams } from './config.js';
+import { notFoundHandler, problemErrorHandler } from './problem.js';
+import { registerForwardedRoutes } from './routes/forward.routes.js';
+import { registerHealthRoutes } from './routes/health.routes.js';
+import { registerIndexRoute } from './routes/index.routes.js';
+import { registerOpenApiRoute } from './routes/openapi.routes.js';
+
+export type GatewayInstance = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+export interface GatewayOptions {
+  upstreams: Upstreams;
+  /** How long a forwarded request waits for the service's answer before 504. */
+  upstreamTimeoutMs: number;
+  /** How long /api/health waits for each service's /ready. */
+  healthTimeoutMs: number;
+  logLevel?: string;
+  /** `false` silences the request log (tests). */
+  logger?: boolean;
+}
+
+/**
+ * @example
+ * const app = buildApp({ upstreams: config.upstreams, upstreamTimeoutMs: 10_000, healthTimeoutMs: 1_000 });
+ * const response = await app.inject({ method: 'GET', url: '/api/health' });
+ */
+export function buildApp(options: GatewayOptions): GatewayInstance {
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : { level: options.logLevel ?? 'info', base: { service: 'gateway', pid: process.pid } },
+    requestIdHeader: 'x-request-id',
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    genReqId: () => randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(problemErrorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+
+  void app.register(replyFrom, {
+    undici: { connect: { timeout: options.upstreamTimeoutMs } },
+    // The gateway never retries on a client's behalf: a retried POST could
+    // place an order twice, and a retried GET hides the failure it should show.
+    retryMethods: [],
+    disableRequestLogging: true,
+    destroyAgent: true,
+  });
+  // An encapsulated scope, so that its pass-through body parser stays its own.
+  void app.register((scope, _options, done) => {
+    registerForwardedRoutes(scope, options);
+    done();
+  });
+  registerHealthRoutes(app, options);
+  registerOpenApiRoute(app);
+  registerIndexRoute(app);
+  return app;
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { loadGatewayConfig } from './config.js';
+
+describe('loadGatewayConfig', () => {
+  it('defaults to port 3000 on 127.0.0.1 and the services on their default ports', () => {
+    // Given an empty environment, When it is read
+    const config = loadGatewayConfig({});
+    // Then every default is in place
+    expect(config).toEqual({
+      host: '127.0.0.1',
+      port: 3000,
+      upstreams: {
+        order: 'http://127.0.0.1:3001',
+        inventory: 'http://127.0.0.1:3002',
+        payment: 'http://127.0.0.1:3003',
+        notification: 'http://127.0.0.1:3004',
+        'payment-provider': 'http://127.0.0.1:3005',
+        'mail-sink': 'http://127.0.0.1:3006',
+      },
+      upstreamTimeoutMs: 10_000,
+      healthTimeoutMs: 1_000,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads each variable, dropping a trailing slash from a URL', () => {
+    const config = loadGatewayConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      ORDER_URL: 'http://orders.internal:9000/',
+      UPSTREAM_TIMEOUT_MS: '2500',
+      HEALTH_TIMEOUT_MS: '200',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 8080,
+      upstreams: { order: 'http://orders.internal:9000' },
+      upstreamTimeoutMs: 2500,
+      healthTimeoutMs: 200,
+      logLevel: 'debug',
+    });
+  });
+
+  it('names every bad variable in one error', () => {
+    expect(() =>
+      loadGatewayConfig({ PORT: 'eighty', INVENTORY_URL: 'ftp://x', LOG_LEVEL: 'loud' }),
+    ).toThrow(/PORT.*INVENTORY_URL: must be an http:\/\/ or https:\/\/ URL.*LOG_LEVEL/);
+  });
+});

@@ -1,0 +1,56 @@
+// Forwarding one request to a service with @fastify/reply-from: method,
+// headers (Idempotency-Key included), query and body go as they came; status,
+// headers and body come back as the service sent them, a Location header
+// translated to the public path. Only a failure to get an answer is the
+// gateway's own, and becomes a problem document.
+import type { ServiceName } from '@effectively-once/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendProblem } from './problem.js';
+import { upstreamFailure } from './upstream-failure.js';
+
+export interface ForwardTarget {
+  service: ServiceName;
+  /** The absolute URL without query string; the client's query string is appended. */
+  url: string;
+  timeoutMs: number;
+  /** Translates a service path in a Location header to the public one. */
+  publicPath?: (servicePath: string) => string;
+}
+
+export function forward(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  target: ForwardTarget,
+): FastifyReply {
+  return reply.from(target.url, {
+    timeout: target.timeoutMs,
+    // The service logs the same request id as the gateway, and answers with it.
+    rewriteRequestHeaders: (_request, headers) => ({ ...headers, 'x-request-id': request.id }),
+    rewriteHeaders: (headers) => {
+      const { location } = headers;
+      if (typeof location !== 'string' || target.publicPath === undefined) return headers;
+      return { ...headers, location: target.publicPath(location) };
+    },
+    // reply-from has already logged the error itself, with the request id.
+    onError: (_reply, { error }) => {
+      const details = upstreamFailure(target.service, error);
+      request.log.warn({ service: target.service, status: details.status }, 'upstream failed');
+      sendProblem(request, reply, details);
+    },
+  });
+}
+
+/**
+ * Fills the `:name` segments of a path template with the request's path
+ * parameters, percent-encoded, so a parameter can never add a path segment.
+ *
+ * @example
+ * fillPath('/orders/:orderId/cancel', { orderId: 'a/b' }); // '/orders/a%2Fb/cancel'
+ */
+export function fillPath(template: string, params: Readonly<Record<string, string>>): string {
+  return template.replace(/:([A-Za-z]+)/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`No path parameter "${name}" for ${template}`);
+    return encodeURIComponent(value);
+  });
+}

@@ -1,0 +1,94 @@
+// Every public route the gateway forwards, as one table: the public path on the
+// left, the service and its path on the right. docs/openapi.json describes the
+// same routes; a test fails when the two lists differ.
+import type { ServiceName } from '@effectively-once/contracts';
+import type { HTTPMethods } from 'fastify';
+import { z } from 'zod';
+import type { GatewayInstance, GatewayOptions } from '../app.js';
+import { fillPath, forward } from '../forward.js';
+import { toPublicPath } from '../public-path.js';
+
+export interface ForwardedRoute {
+  method: HTTPMethods;
+  path: string;
+  service: ServiceName;
+  upstreamPath: string;
+}
+
+export const FORWARDED_ROUTES: readonly ForwardedRoute[] = [
+  { method: 'GET', path: '/api/orders', service: 'order', upstreamPath: '/orders' },
+  { method: 'POST', path: '/api/orders', service: 'order', upstreamPath: '/orders' },
+  {
+    method: 'GET',
+    path: '/api/orders/:orderId',
+    service: 'order',
+    upstreamPath: '/orders/:orderId',
+  },
+  {
+    method: 'POST',
+    path: '/api/orders/:orderId/cancel',
+    service: 'order',
+    upstreamPath: '/orders/:orderId/cancel',
+  },
+  { method: 'GET', path: '/api/inventory', service: 'inventory', upstreamPath: '/inventory' },
+  {
+    method: 'GET',
+    path: '/api/inventory/:sku',
+    service: 'inventory',
+    upstreamPath: '/inventory/:sku',
+  },
+  {
+    method: 'POST',
+    path: '/api/inventory/:sku/restock',
+    service: 'inventory',
+    upstreamPath: '/inventory/:sku/restock',
+  },
+  {
+    method: 'GET',
+    path: '/api/payments/ledger',
+    service: 'payment-provider',
+    upstreamPath: '/ledger',
+  },
+  {
+    method: 'GET',
+    path: '/api/payments/:orderId',
+    service: 'payment',
+    upstreamPath: '/payments/:orderId',
+  },
+  {
+    method: 'GET',
+    path: '/api/notifications',
+    service: 'notification',
+    upstreamPath: '/notifications',
+  },
+  { method: 'GET', path: '/api/emails', service: 'mail-sink', upstreamPath: '/emails' },
+];
+
+/** Path parameters are checked by the service that owns them, not here. */
+const AnyPathParams = z.record(z.string(), z.string());
+
+/** Hands the body on unread: bytes in, bytes out, whatever the content type. */
+function passBodyThrough(app: GatewayInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => {
+    done(null, payload);
+  });
+}
+
+export function registerForwardedRoutes(app: GatewayInstance, options: GatewayOptions): void {
+  passBodyThrough(app);
+  for (const route of FORWARDED_ROUTES) {
+    app.route({
+      method: route.method,
+      url: route.path,
+      schema: { params: AnyPathParams },
+      handler: (request, reply) =>
+        forward(request, reply, {
+          service: route.service,
+          url: options.upstreams[route.service] + fillPath(route.upstreamPath, request.params),
+          timeoutMs: options.upstreamTimeoutMs,
+          publicPath: (servicePath) => toPublicPath(FORWARDED_ROUTES, route.service, servicePath),
+        }),
+    });
+  }
+}

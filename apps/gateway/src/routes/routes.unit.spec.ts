@@ -1,0 +1,70 @@
+// The gateway's routes and the OpenAPI document describe the same API.
+import { buildOpenApiDocument } from '@effectively-once/contracts';
+import type { HTTPMethods } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type GatewayInstance } from '../app.js';
+import { FORWARDED_ROUTES } from './forward.routes.js';
+
+const METHODS = { get: 'GET', put: 'PUT', post: 'POST', delete: 'DELETE', patch: 'PATCH' } as const;
+
+/** Every operation of the document, with the path in Fastify's `:param` form. */
+function documentedRoutes(): { method: HTTPMethods; url: string }[] {
+  return Object.entries(buildOpenApiDocument().paths ?? {}).flatMap(([path, item]) =>
+    Object.entries(METHODS)
+      .filter(([key]) => key in item)
+      .map(([, method]) => ({ method, url: path.replace(/\{(\w+)\}/g, ':$1') })),
+  );
+}
+
+let app: GatewayInstance;
+beforeAll(async () => {
+  // Nothing listens at these URLs: no test here forwards a request.
+  const url = 'http://127.0.0.1:9';
+  app = buildApp({
+    upstreams: {
+      order: url,
+      inventory: url,
+      payment: url,
+      notification: url,
+      'payment-provider': url,
+      'mail-sink': url,
+    },
+    upstreamTimeoutMs: 1_000,
+    healthTimeoutMs: 1_000,
+    logger: false,
+  });
+  await app.ready();
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe('the gateway and its OpenAPI document', () => {
+  it('has a route for every documented operation', () => {
+    for (const route of documentedRoutes()) {
+      expect(app.hasRoute(route), `${route.method} ${route.url}`).toBe(true);
+    }
+  });
+
+  it('documents every route it forwards', () => {
+    const documented = documentedRoutes();
+    for (const route of FORWARDED_ROUTES) {
+      expect(documented).toContainEqual({ method: route.method, url: route.path });
+    }
+  });
+
+  it('serves the document at /api/openapi.json', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.json()).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+  });
+
+  it('links the main routes from GET /', async () => {
+    const response = await app.inject({ method: 'GET', url: '/' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      links: { openapi: '/api/openapi.json', health: '/api/health', orders: '/api/orders' },
+    });
+  });
+});
