@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects, by file name: `*.unit.spec.ts` is pure code and needs nothing;
+// Three projects, by file name: `*.unit.spec.ts` is pure code and needs nothing;
 // `*.int.spec.ts` talks to a real PostgreSQL server, started once per run by
-// the global setup (embedded, or DATABASE_URL). See docs/testing.md.
+// the global setup (embedded, or DATABASE_URL); `e2e/**/*.e2e.spec.ts` drives
+// the whole stack, started once per run by the supervisor. See docs/testing.md.
 export default defineConfig({
   test: {
     reporters: ['default', './tooling/vitest-summary-reporter.ts'],
@@ -20,6 +21,15 @@ export default defineConfig({
           globalSetup: ['./packages/postgres/src/testing/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.e2e.spec.ts'],
+          globalSetup: ['./e2e/support/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -48,8 +48,9 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
 
 /**
  * Starts the process now and restarts it with backoff whenever it exits,
- * until `stop()`. The child gets an IPC channel: if the supervisor dies, even
- * by SIGKILL, the channel closes and the child shuts itself down.
+ * until `stop()`. The child runs in its own process group and holds an IPC
+ * channel: if the supervisor dies, even by SIGKILL, the channel closes and the
+ * child shuts itself down.
  *
  * @example
  * const order = superviseProcess({ spec, repoRoot, policy: DEFAULT_RESTART_POLICY, onLine: console.log, onEvent: () => {} });
@@ -69,6 +70,9 @@ export function superviseProcess(input: SuperviseInput): SupervisedProcess {
       cwd: input.repoRoot,
       env: spec.env,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      // Its own process group: Ctrl-C in the terminal reaches only the
+      // supervisor, which then stops the stack in order (gateway first).
+      detached: true,
     });
     child = process_;
     process_.stdout?.setEncoding('utf8').on('data', lineSplitter(input.onLine));

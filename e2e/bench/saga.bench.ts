@@ -1,0 +1,183 @@
+// `pnpm bench` (e2e package): the whole saga under a fixed offered load, on
+// the embedded defaults that `pnpm start` uses (durable PostgreSQL, embedded
+// event store). Orders are posted through the gateway on a fixed schedule,
+// whether or not earlier ones have finished (an open loop, so a slow system
+// cannot slow the load down and flatter its own latency); the end of each
+// order is observed on the event store itself, not by polling the API.
+import { randomUUID } from 'node:crypto';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { OrderResource } from '@effectively-once/contracts';
+import { createPostgresEventStore, type RecordedEvent } from '@effectively-once/event-store';
+import { writeBenchmarkSection } from '../../tooling/benchmarks-doc.js';
+import { startStack } from '../support/start-stack.js';
+import { summarize, type LatencySummary } from './latency.js';
+
+const BENCHMARKS_FILE = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
+const PLAN = {
+  warmup: { perSecond: 20, seconds: 3 },
+  loads: [
+    { perSecond: 50, seconds: 20 },
+    { perSecond: 100, seconds: 20 },
+    { perSecond: 150, seconds: 20 },
+  ],
+  sku: 'SKU-BENCH',
+  stock: 1_000_000,
+} as const;
+const TARGET = { ordersPerSecond: 100, p99Ms: 300 };
+
+interface LoadResult {
+  offeredPerSecond: number;
+  posted: number;
+  confirmed: number;
+  failedPosts: number;
+  completedPerSecond: number;
+  latency: LatencySummary;
+}
+
+async function main(): Promise<void> {
+  const loadAtStart = loadavg()[0] ?? 0;
+  const stack = await startStack({ env: { STACK_DURABILITY: 'durable', LOG_LEVEL: 'warn' } });
+  const eventStoreUrl = stack.databases['eventStore'];
+  if (eventStoreUrl === undefined)
+    throw new Error('the stack did not report its event-store database');
+  const store = createPostgresEventStore({ url: eventStoreUrl });
+  const ended = new Map<string, number>();
+  const waiters = new Map<string, () => void>();
+  const subscription = store.subscribeToAll({
+    filter: { kind: 'event_type', types: ['OrderConfirmed', 'OrderCancelled'] },
+  });
+  const following = (async () => {
+    for await (const event of subscription) recordEnd(event);
+  })();
+  function recordEnd(event: RecordedEvent): void {
+    const orderId = event.streamName.slice('order-'.length);
+    ended.set(orderId, event.type === 'OrderConfirmed' ? performance.now() : -1);
+    waiters.get(orderId)?.();
+  }
+
+  try {
+    await post(stack.gatewayUrl, `/api/inventory/${PLAN.sku}/restock`, { quantity: PLAN.stock });
+    await offerLoad(stack.gatewayUrl, PLAN.warmup, ended, waiters);
+    const results: LoadResult[] = [];
+    for (const load of PLAN.loads) {
+      process.stdout.write(`  ${String(load.perSecond)} orders/s for ${String(load.seconds)} s\n`);
+      results.push(await offerLoad(stack.gatewayUrl, load, ended, waiters));
+    }
+    const section = formatSection(results, loadAtStart);
+    process.stdout.write(`${section}\n`);
+    await writeBenchmarkSection(BENCHMARKS_FILE, 'saga', section);
+  } finally {
+    await subscription.close();
+    await following.catch(() => undefined);
+    await store.close();
+    await stack.stop();
+  }
+}
+
+async function post(
+  baseUrl: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`POST ${path}: ${String(response.status)} ${text}`);
+  return JSON.parse(text) as unknown;
+}
+
+async function offerLoad(
+  baseUrl: string,
+  load: { perSecond: number; seconds: number },
+  ended: Map<string, number>,
+  waiters: Map<string, () => void>,
+): Promise<LoadResult> {
+  const total = load.perSecond * load.seconds;
+  const intervalMs = 1000 / load.perSecond;
+  const startedAt = performance.now();
+  const latencies: number[] = [];
+  let failedPosts = 0;
+  let confirmed = 0;
+  let lastEnd = startedAt;
+
+  const one = async (index: number): Promise<void> => {
+    const due = startedAt + index * intervalMs;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
+    const sentAt = performance.now();
+    let orderId: string;
+    try {
+      const body = await post(
+        baseUrl,
+        '/api/orders',
+        {
+          customerEmail: 'bench@example.com',
+          items: [{ sku: PLAN.sku, quantity: 1 }],
+          paymentToken: 'tok_approve',
+        },
+        { 'idempotency-key': randomUUID() },
+      );
+      orderId = OrderResource.parse(body).orderId;
+    } catch {
+      failedPosts += 1;
+      return;
+    }
+    if (!ended.has(orderId)) {
+      await new Promise<void>((resolve) => {
+        waiters.set(orderId, resolve);
+        setTimeout(resolve, 60_000);
+      });
+      waiters.delete(orderId);
+    }
+    const endedAt = ended.get(orderId);
+    if (endedAt !== undefined && endedAt > 0) {
+      confirmed += 1;
+      latencies.push(endedAt - sentAt);
+      lastEnd = Math.max(lastEnd, endedAt);
+    }
+  };
+  await Promise.all(Array.from({ length: total }, (_, index) => one(index)));
+  return {
+    offeredPerSecond: load.perSecond,
+    posted: total - failedPosts,
+    confirmed,
+    failedPosts,
+    completedPerSecond: confirmed / ((lastEnd - startedAt) / 1000),
+    latency: summarize(latencies),
+  };
+}
+
+function formatSection(results: readonly LoadResult[], loadAtStart: number): string {
+  const ms = (value: number) => `${value.toFixed(0)} ms`;
+  const at100 = results.find((result) => result.offeredPerSecond === TARGET.ordersPerSecond);
+  const met =
+    at100 !== undefined &&
+    at100.completedPerSecond >= TARGET.ordersPerSecond * 0.98 &&
+    at100.confirmed === at100.posted &&
+    at100.latency.p99 < TARGET.p99Ms;
+  const rows = results.map(
+    (r) =>
+      `| ${String(r.offeredPerSecond)} | ${String(r.posted)} | ${String(r.confirmed)} | ${r.completedPerSecond.toFixed(1)} | ${ms(r.latency.p50)} | ${ms(r.latency.p95)} | ${ms(r.latency.p99)} | ${ms(r.latency.max)} |`,
+  );
+  return [
+    '## The saga end to end',
+    '',
+    `Written by \`pnpm bench\` (\`e2e/bench/saga.bench.ts\`) on ${new Date().toISOString().slice(0, 10)}.`,
+    `Machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${String(availableParallelism())} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average ${loadAtStart.toFixed(1)} at start.`,
+    'The stack as `pnpm start` runs it: seven Node.js processes, embedded PostgreSQL with durable commits, the embedded event store.',
+    'Each order: one line, `tok_approve`. Latency: from sending `POST /api/orders` to `OrderConfirmed` in the order stream.',
+    'Orders are sent on a fixed schedule for 20 s (an open loop), after a 3 s warm-up.',
+    '',
+    '| offered orders/s | posted | confirmed | completed orders/s | p50 | p95 | p99 | max |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows,
+    '',
+    `Target: at least ${String(TARGET.ordersPerSecond)} orders/s completed with p99 under ${String(TARGET.p99Ms)} ms at an offered ${String(TARGET.ordersPerSecond)}/s: **${met ? 'met' : 'missed'}** in this run.`,
+  ].join('\n');
+}
+
+await main();

@@ -1,0 +1,103 @@
+// Starts the whole stack the way `pnpm start` does (the supervisor, as its
+// own process) on free ports and a unique database prefix, and waits for the
+// supervisor's "ready" message over IPC instead of parsing its output.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, openSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SUPERVISOR = 'apps/supervisor/src/main.ts';
+
+const ReadyMessage = z.object({
+  type: z.literal('ready'),
+  gatewayUrl: z.url(),
+  ports: z.record(z.string(), z.number()),
+  databases: z.record(z.string(), z.string()),
+});
+export type StackReady = z.infer<typeof ReadyMessage>;
+
+export interface RunningStack extends StackReady {
+  /** Where the supervisor and every service write their log lines. */
+  readonly logFile: string;
+  /** Every database of this stack starts with it. */
+  readonly databasePrefix: string;
+  stop(): Promise<void>;
+}
+
+function tail(file: string, lines = 40): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/**
+ * @example
+ * const stack = await startStack();
+ * await fetch(`${stack.gatewayUrl}/api/health`);
+ * await stack.stop();
+ */
+export async function startStack(
+  input: { timeoutMs?: number; env?: Readonly<Record<string, string>> } = {},
+): Promise<RunningStack> {
+  const logDir = path.join(REPO_ROOT, 'e2e', '.logs');
+  mkdirSync(logDir, { recursive: true });
+  const runId = randomBytes(4).toString('hex');
+  const logFile = path.join(logDir, `stack-${runId}.log`);
+  const databasePrefix = `eo_e2e_${runId}_`;
+  const log = openSync(logFile, 'a');
+  const child = spawn(process.execPath, ['--import', 'tsx', SUPERVISOR], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: '0',
+      STACK_PORTS: 'auto',
+      STACK_LOG_FORMAT: 'raw',
+      STACK_DURABILITY: 'fast-for-tests',
+      STACK_DATABASE_PREFIX: databasePrefix,
+      ...input.env,
+    },
+    stdio: ['ignore', log, log, 'ipc'],
+  });
+
+  const ready = await new Promise<StackReady>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(
+        new Error(
+          `The stack was not ready within ${String(input.timeoutMs ?? 90_000)} ms. Log ${logFile}:\n${tail(logFile)}`,
+        ),
+      );
+    }, input.timeoutMs ?? 90_000);
+    child.on('message', (message) => {
+      const parsed = ReadyMessage.safeParse(message);
+      if (!parsed.success) return;
+      clearTimeout(timer);
+      resolve(parsed.data);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(
+        new Error(
+          `The supervisor exited (${String(signal ?? code)}) before the stack was ready. Log ${logFile}:\n${tail(logFile)}`,
+        ),
+      );
+    });
+  });
+
+  return {
+    ...ready,
+    logFile,
+    databasePrefix,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
