@@ -1,16 +1,24 @@
 // What the payment service does with an OrderCancellationRequested: before the
 // provider's void (from the recorded attempt) and after it. Pure.
 import type { PaymentEvent } from '@effectively-once/contracts';
-import { voidAttempt, type AuthorizedAttempt, type PaymentAttempt } from './payment-attempt.js';
+import {
+  voidAttempt,
+  type AuthorizedAttempt,
+  type PaymentAttempt,
+  type PendingAttempt,
+} from './payment-attempt.js';
 
 export type CancellationDecision =
   /** No attempt, a decline or a void already: there is no money held to release. */
   | { readonly kind: 'nothing' }
   /**
-   * An authorization may be in flight: its answer decides whether a void is
-   * needed, so the cancellation waits (retryable) until it is recorded.
+   * The attempt reached the provider or may have: only the provider's answer
+   * says whether money is held. The cancellation asks for it with the
+   * attempt's own idempotency key (a replay, never a second charge), records
+   * it, and decides again. Waiting for the request's redelivery instead could
+   * outlast the group's retries and park the cancellation.
    */
-  | { readonly kind: 'wait'; readonly reason: string }
+  | { readonly kind: 'settle'; readonly attempt: PendingAttempt }
   | { readonly kind: 'void'; readonly attempt: AuthorizedAttempt };
 
 /**
@@ -28,10 +36,7 @@ export function decideOnCancellation(input: {
     case 'voided':
       return { kind: 'nothing' };
     case 'pending':
-      return {
-        kind: 'wait',
-        reason: `payment attempt ${attempt.attemptId} is still pending: the cancellation waits for the provider's answer`,
-      };
+      return { kind: 'settle', attempt };
     case 'authorized':
       return { kind: 'void', attempt };
   }

@@ -17,13 +17,10 @@ describe('deciding on OrderCancellationRequested', () => {
     },
   );
 
-  it('given a pending attempt, when the order is cancelled, then the cancellation waits for the answer', () => {
+  it('given a pending attempt, when the order is cancelled, then the cancellation settles it with the provider first', () => {
     const attempt = anAttempt('pending');
 
-    expect(decideOnCancellation({ attempt })).toEqual({
-      kind: 'wait',
-      reason: expect.stringContaining(attempt.attemptId) as unknown,
-    });
+    expect(decideOnCancellation({ attempt })).toEqual({ kind: 'settle', attempt });
   });
 
   it('given an authorized attempt, when the order is cancelled, then the authorization is voided', () => {

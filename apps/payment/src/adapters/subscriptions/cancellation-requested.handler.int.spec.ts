@@ -135,7 +135,7 @@ describe('OrderCancellationRequested', () => {
     expect(await outboxEventsOf(db, orderId)).toEqual([]);
   });
 
-  it('while the authorization is in flight: it waits (retryable), the request finishes, then the void follows', async () => {
+  it('while the attempt is pending: it settles the attempt with the same key, then voids; the request finds it final', async () => {
     const requested = paymentRequested();
     const { orderId } = requested.event.data;
     const deps = depsWith(client);
@@ -151,15 +151,14 @@ describe('OrderCancellationRequested', () => {
       now: new Date(),
     });
 
-    await expect(
-      handleCancellationRequested(deps, cancel.event, cancel.recorded),
-    ).rejects.toMatchObject({ kind: 'retryable' });
-    expect(await markersOf(db, cancel.recorded.id)).toBe(0);
-    const request = await handlePaymentRequested(deps, requested.event, requested.recorded);
     const voided = await handleCancellationRequested(deps, cancel.event, cancel.recorded);
+    const request = await handlePaymentRequested(deps, requested.event, requested.recorded);
 
-    expect(request).toMatchObject({ outcome: 'applied', result: 'authorized' });
     expect(voided).toMatchObject({ outcome: 'applied', result: 'voided' });
+    expect(request).toMatchObject({ outcome: 'applied', result: 'already_final' });
+    expect(
+      await provider.ledger(authorizeKey(requested.event.data.paymentAttemptId)),
+    ).toMatchObject([{ status: 'voided' }]);
     expect((await outboxEventsOf(db, orderId)).map((event) => event.type)).toEqual([
       'PaymentAuthorized',
       'PaymentVoided',
@@ -208,8 +207,12 @@ describe('OrderCancellationRequested', () => {
     releaseRequest();
     await request;
 
-    // Without the lock it would have read "no attempt" and let the authorization stand.
-    expect(await cancellation).toMatchObject({ kind: 'retryable' });
+    // Without the lock it would have read "no attempt" and let the authorization
+    // stand; with it, it sees the pending attempt, settles it and voids it.
+    expect(await cancellation).toMatchObject({ outcome: 'applied', result: 'voided' });
+    expect(await provider.ledger(authorizeKey(paymentAttemptId))).toMatchObject([
+      { status: 'voided' },
+    ]);
   });
 });
 

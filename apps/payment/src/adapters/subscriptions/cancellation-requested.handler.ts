@@ -1,16 +1,19 @@
 // OrderCancellationRequested → release the money held for the order, once:
 //   1. record the cancellation and read the attempt, in a transaction of its own;
-//   2. if authorized, void it at the provider with the attempt's void key;
+//   2. if pending, settle it: ask the provider with the attempt's own key and
+//      record the answer; then, if authorized, void it with the attempt's void key;
 //   3. processOnce: mark the attempt voided and enqueue PaymentVoided, with the marker.
 import type { EventOf, OrderCancellationRequested } from '@effectively-once/contracts';
 import type { RecordedEvent } from '@effectively-once/event-store';
-import { retryableFailure, type ProcessResult } from '@effectively-once/idempotency';
+import { terminalFailure, type ProcessResult } from '@effectively-once/idempotency';
 import { enqueueEvents } from '@effectively-once/outbox';
+import { decideOnAuthorizationAnswer } from '../../domain/authorization.decide.js';
 import {
   decideOnCancellation,
   decideOnVoided,
   type CancellationDecision,
 } from '../../domain/cancellation.decide.js';
+import type { PendingAttempt } from '../../domain/payment-attempt.js';
 import { lockOrder } from '../postgres/order-lock.js';
 import { findAttemptByOrder, saveTransition } from '../postgres/payment-attempt.repository.js';
 import { recordCancellation } from '../postgres/payment-cancellation.repository.js';
@@ -30,18 +33,16 @@ export async function handleCancellationRequested(
   recorded: RecordedEvent,
 ): Promise<ProcessResult<string>> {
   const { orderId } = event.data;
-  const decision = await recordCancellationAndDecide(deps, orderId);
+  let decision = await recordCancellationAndDecide(deps, orderId);
+  if (decision.kind === 'settle') decision = await settlePending(deps, decision.attempt, recorded);
   // Crash window 1, after the cancellation row committed and before the void:
   // the redelivery records it again (a no-op), reads the same authorized
   // attempt and voids with the same key.
   switch (decision.kind) {
     case 'nothing':
       return markProcessed(deps, recorded, decision.kind);
-    case 'wait':
-      // The authorization's answer is not recorded yet; only it tells whether
-      // there is money to release. The request's redelivery records it (the
-      // cancellation row no longer stops a pending attempt), then this one voids.
-      throw retryableFailure(decision.reason);
+    case 'settle':
+      throw new Error(`Payment attempt of order ${orderId} is still pending after settling it.`);
     case 'void':
       break;
   }
@@ -74,5 +75,38 @@ async function recordCancellationAndDecide(
     await recordCancellation(trx, { orderId, now: deps.now() });
     const attempt = await findAttemptByOrder(trx, { orderId });
     return decideOnCancellation({ attempt });
+  });
+}
+
+/**
+ * A pending attempt's answer lives at the provider (or nowhere yet). Asking
+ * with the attempt's own key replays a stored answer or makes the one
+ * authorization the attempt stands for; a provider still busy with the same
+ * key answers 409, a retryable failure, and the cancellation comes back.
+ * The answer and its event are recorded as the request handler would record
+ * them; the request's own redelivery then finds the attempt final.
+ */
+async function settlePending(
+  deps: PaymentHandlerDeps,
+  pending: PendingAttempt,
+  recorded: RecordedEvent,
+): Promise<CancellationDecision> {
+  const { attemptId: paymentAttemptId, amountCents, paymentToken, orderId } = pending;
+  const answer = await deps.provider.authorize({ paymentAttemptId, amountCents, paymentToken });
+  return deps.db.transaction().execute(async (trx) => {
+    await lockOrder(trx, orderId);
+    const attempt = await findAttemptByOrder(trx, { orderId, forUpdate: true });
+    if (attempt === undefined) throw new Error(`Payment attempt of order ${orderId} vanished.`);
+    const decision = decideOnAuthorizationAnswer({ attempt, answer, now: deps.now() });
+    switch (decision.kind) {
+      case 'reject':
+        throw terminalFailure(decision.reason);
+      case 'already_recorded':
+        return decideOnCancellation({ attempt });
+      case 'record':
+        await saveTransition(trx, { attempt: decision.attempt, from: 'pending', now: deps.now() });
+        await enqueueEvents(trx, [outgoingPaymentEvent(decision.event, recorded)]);
+        return decideOnCancellation({ attempt: decision.attempt });
+    }
   });
 }
