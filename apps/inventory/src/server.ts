@@ -1,7 +1,7 @@
 // Composition root: the one place that reads the configuration, opens
 // connections and starts the consumer, the outbox relay and the HTTP server.
 // Run: `node --import tsx apps/inventory/src/server.ts`.
-import { CONSUMERS, STREAM_PREFIX } from '@effectively-once/contracts';
+import { CONSUMERS } from '@effectively-once/contracts';
 import { startOutboxRelay } from '@effectively-once/outbox';
 import { connect, migrateToLatest } from '@effectively-once/postgres';
 import {
@@ -13,7 +13,10 @@ import {
 import type { Kysely } from 'kysely';
 import type { InventoryDatabase } from './adapters/postgres/database.js';
 import { inventoryDatabaseMigrations } from './adapters/postgres/inventory-database-migrations.js';
-import { handleOrderEvent } from './adapters/subscriptions/inventory-reservation.consumer.js';
+import {
+  handleOrderEvent,
+  INVENTORY_RESERVATION_EVENTS,
+} from './adapters/subscriptions/inventory-reservation.consumer.js';
 import { buildApp } from './app.js';
 import { loadInventoryConfig } from './config.js';
 
@@ -28,7 +31,7 @@ const app = buildApp({ db, store, metrics, logLevel: config.logLevel });
 const consumer = startConsumer({
   store,
   consumer: CONSUMERS.inventoryReservation,
-  streamPrefixes: [STREAM_PREFIX.order],
+  eventTypes: INVENTORY_RESERVATION_EVENTS,
   handle: (event, recorded) =>
     handleOrderEvent({ db, now, onOutcome: metrics.consumerOutcome }, event, recorded),
   metrics,

@@ -1,7 +1,7 @@
 // What runs besides the HTTP server: the notification-email-v1 consumer and
 // the outbox relay that publishes its CustomerNotified events. server.ts
 // starts them; the component test starts the very same pair.
-import { CONSUMERS, STREAM_PREFIX } from '@effectively-once/contracts';
+import { CONSUMERS } from '@effectively-once/contracts';
 import type { EventStore } from '@effectively-once/event-store';
 import { startOutboxRelay } from '@effectively-once/outbox';
 import { startConsumer, type ServiceMetrics } from '@effectively-once/service-kit';
@@ -10,7 +10,10 @@ import type { Kysely } from 'kysely';
 import type { NotificationDatabase } from './adapters/postgres/database.js';
 import { countMarkers } from './adapters/postgres/processed-message.repository.js';
 import type { Mailer } from './adapters/smtp/mailer.js';
-import { handleNotificationEmail } from './adapters/subscriptions/notification-email.handler.js';
+import {
+  handleNotificationEmail,
+  NOTIFICATION_EMAIL_EVENTS,
+} from './adapters/subscriptions/notification-email.handler.js';
 
 export interface WorkersDeps {
   db: Kysely<NotificationDatabase>;
@@ -40,7 +43,7 @@ export function startWorkers(deps: WorkersDeps): Workers {
   const consumer = startConsumer({
     store,
     consumer: CONSUMERS.notificationEmail,
-    streamPrefixes: [STREAM_PREFIX.order],
+    eventTypes: NOTIFICATION_EMAIL_EVENTS,
     handle: (event, recorded) =>
       handleNotificationEmail(
         { db, mailer: deps.mailer, now: deps.now, onOutcome: metrics.consumerOutcome },

@@ -1,5 +1,5 @@
 // The payment service's composition root: `node --import tsx apps/payment/src/server.ts`.
-import { CONSUMERS, STREAM_PREFIX } from '@effectively-once/contracts';
+import { CONSUMERS } from '@effectively-once/contracts';
 import { startOutboxRelay } from '@effectively-once/outbox';
 import { connect, migrateToLatest } from '@effectively-once/postgres';
 import {
@@ -15,7 +15,10 @@ import type { PaymentDatabase } from './adapters/postgres/payment.database.js';
 import { paymentDatabaseMigrations } from './adapters/postgres/payment.migrations.js';
 import { countMarkers } from './adapters/postgres/processed-message.repository.js';
 import { createPaymentProviderClient } from './adapters/provider/payment-provider.client.js';
-import { handlePaymentAuthorization } from './adapters/subscriptions/payment-authorization.handler.js';
+import {
+  handlePaymentAuthorization,
+  PAYMENT_AUTHORIZATION_EVENTS,
+} from './adapters/subscriptions/payment-authorization.handler.js';
 import type { PaymentHandlerDeps } from './adapters/subscriptions/handler-deps.js';
 
 const config = loadPaymentConfig();
@@ -40,7 +43,7 @@ const handlerDeps: PaymentHandlerDeps = {
 const consumer = startConsumer({
   store,
   consumer: consumerName,
-  streamPrefixes: [STREAM_PREFIX.order],
+  eventTypes: PAYMENT_AUTHORIZATION_EVENTS,
   handle: (event, recorded) => handlePaymentAuthorization(handlerDeps, event, recorded),
   metrics,
   log: app.log,

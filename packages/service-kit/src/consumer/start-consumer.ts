@@ -2,7 +2,7 @@
 // bound to a handler, up to `concurrency` deliveries at a time, reconnecting
 // with backoff when the subscription fails, and a close that lets the
 // deliveries in flight settle before the subscription is given back.
-import type { KnownEvent } from '@effectively-once/contracts';
+import type { KnownEvent, KnownEventType } from '@effectively-once/contracts';
 import {
   parseGroupSettings,
   type Delivery,
@@ -24,18 +24,27 @@ export interface RunningConsumer {
   close(): Promise<void>;
 }
 
-export interface StartConsumerInput {
+/**
+ * Which events the group receives, evaluated by the store. `eventTypes`: only
+ * the types the consumer acts on, so the others cost no delivery at all.
+ * `streamPrefixes`: every event of those streams; the consumer answers
+ * `ignored` to the ones it does not act on, and parks types no contract knows.
+ */
+export type ConsumerSubscription =
+  | { streamPrefixes: readonly string[]; eventTypes?: never }
+  | { eventTypes: readonly KnownEventType[]; streamPrefixes?: never };
+
+export type StartConsumerInput = ConsumerSubscription & {
   store: EventStore;
   /** Also the persistent subscription group's name. */
   consumer: string;
-  streamPrefixes: readonly string[];
   handle: (event: KnownEvent, recorded: RecordedEvent) => Promise<HandleResult>;
   metrics: ServiceMetrics;
   log: FastifyBaseLogger;
   /** Deliveries handled at once; 4 by default. */
   concurrency?: number;
   groupSettings?: Partial<SubscriptionGroupSettings>;
-}
+};
 
 const RECONNECT_BACKOFF = Object.freeze({ baseDelayMs: 500, maxDelayMs: 30_000 });
 const MIN_RECONNECT_DELAY_MS = 100;
@@ -43,7 +52,10 @@ const MIN_RECONNECT_DELAY_MS = 100;
 function groupSettings(input: StartConsumerInput): SubscriptionGroupSettings {
   // Checked now, so a bad setting fails at start instead of in the reconnect loop.
   return parseGroupSettings({
-    filter: { kind: 'stream_prefix', prefixes: input.streamPrefixes },
+    filter:
+      input.eventTypes === undefined
+        ? { kind: 'stream_prefix', prefixes: input.streamPrefixes }
+        : { kind: 'event_type', types: input.eventTypes },
     startFrom: 'start',
     maxRetryCount: 5,
     messageTimeoutMs: 30_000,
@@ -53,13 +65,13 @@ function groupSettings(input: StartConsumerInput): SubscriptionGroupSettings {
 
 /**
  * Creates the consumer's group if missing (from the start of the log, filtered
- * by stream prefix) and handles its deliveries: each is parsed against the
+ * by event type or stream prefix) and handles its deliveries: each is parsed against the
  * contracts, handled, and acked only after the handler resolved; retryable
  * failures are handed back after a backoff, terminal ones parked with their reason.
  *
  * @example
  * const consumer = startConsumer({
- *   store, consumer: CONSUMERS.inventoryReservation, streamPrefixes: [STREAM_PREFIX.order],
+ *   store, consumer: CONSUMERS.inventoryReservation, eventTypes: ['OrderPlaced', 'OrderCancellationRequested'],
  *   handle: (event, recorded) => reserveInventory({ db, event, recorded, onOutcome: metrics.consumerOutcome }),
  *   metrics, log: app.log,
  * });

@@ -2,7 +2,7 @@
 // stock. Every event it acts on goes through processOnce, so a redelivery is
 // a duplicate by marker; the transition rule (by the order's version) and the
 // business keys stop the same fact under another message id.
-import { CONSUMERS, type KnownEvent } from '@effectively-once/contracts';
+import { CONSUMERS, type KnownEvent, type KnownEventType } from '@effectively-once/contracts';
 import type { RecordedEvent } from '@effectively-once/event-store';
 import {
   defineConsumer,
@@ -52,6 +52,13 @@ export async function handleOrderEvent(
     ...(deps.onOutcome === undefined ? {} : { onOutcome: deps.onOutcome }),
   });
 }
+
+/** The events this consumer acts on: its subscription group receives only these. */
+export const INVENTORY_RESERVATION_EVENTS = [
+  'OrderPlaced',
+  'OrderCancellationRequested',
+  'OrderConfirmed',
+] as const satisfies readonly KnownEventType[];
 
 /** The order's version is the event's revision in its stream. */
 function orderFactOf(

@@ -19,6 +19,7 @@ import {
   notificationStream,
   serializeEvent,
   type KnownEvent,
+  type KnownEventType,
   type NotificationEvent,
 } from '@effectively-once/contracts';
 import type { EventMetadataInput, RecordedEvent } from '@effectively-once/event-store';
@@ -42,6 +43,12 @@ export const notificationEmail = defineConsumer({
   name: CONSUMERS.notificationEmail,
   businessKeys: [NOTIFICATION_BUSINESS_KEY],
 });
+
+/** The events this consumer acts on: its subscription group receives only these. */
+export const NOTIFICATION_EMAIL_EVENTS = [
+  'OrderConfirmed',
+  'OrderCancelled',
+] as const satisfies readonly KnownEventType[];
 
 export interface NotificationEmailDeps {
   db: Kysely<NotificationDatabase>;

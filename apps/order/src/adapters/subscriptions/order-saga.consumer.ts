@@ -1,10 +1,10 @@
 // The saga's subscription: group order-saga-v1 over the inventory- and
 // payment- streams, each delivery handled by handleOrderSagaEvent.
-import { CONSUMERS, STREAM_PREFIX } from '@effectively-once/contracts';
+import { CONSUMERS } from '@effectively-once/contracts';
 import { startConsumer, type RunningConsumer } from '@effectively-once/service-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OrderServiceDeps } from '../../order-service.deps.js';
-import { handleOrderSagaEvent } from './order-saga.handler.js';
+import { handleOrderSagaEvent, ORDER_SAGA_EVENTS } from './order-saga.handler.js';
 
 /**
  * Starts the saga's consumer and reports its marker rows to the metrics.
@@ -33,7 +33,7 @@ export function startOrderSaga(input: {
   return startConsumer({
     store,
     consumer,
-    streamPrefixes: [STREAM_PREFIX.inventory, STREAM_PREFIX.payment],
+    eventTypes: ORDER_SAGA_EVENTS,
     handle: (event, recorded) =>
       handleOrderSagaEvent({ db, store, now, onOutcome: metrics.consumerOutcome }, event, recorded),
     metrics,

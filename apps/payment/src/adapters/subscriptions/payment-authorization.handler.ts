@@ -1,10 +1,16 @@
 // The consumer payment-authorization-v1 reads the order streams: it acts on
 // two order events and acknowledges every other one as ignored.
-import type { KnownEvent } from '@effectively-once/contracts';
+import type { KnownEvent, KnownEventType } from '@effectively-once/contracts';
 import type { RecordedEvent } from '@effectively-once/event-store';
 import { handleCancellationRequested } from './cancellation-requested.handler.js';
 import type { PaymentHandleResult, PaymentHandlerDeps } from './handler-deps.js';
 import { handlePaymentRequested } from './payment-requested.handler.js';
+
+/** The events this consumer acts on: its subscription group receives only these. */
+export const PAYMENT_AUTHORIZATION_EVENTS = [
+  'OrderPaymentRequested',
+  'OrderCancellationRequested',
+] as const satisfies readonly KnownEventType[];
 
 /**
  * @example
