@@ -5,7 +5,7 @@ import { START_POSITION, type GlobalPosition, type RecordedEvent } from '../port
 import type { CatchUpSubscription, SubscriptionFilter } from '../port/subscription.js';
 import type { EventStoreTables } from './event-store.tables.js';
 import { openListenerSession, type ListenerSession } from './listener-session.js';
-import { readAllRows, toRecordedEvent } from './read.js';
+import { HELD_BACK_RECHECK_MS, hasUnreadEvents, readAllRows, toRecordedEvent } from './read.js';
 import { closableIterable } from './closable-iterable.js';
 
 const PAGE_SIZE = 500;
@@ -48,7 +48,10 @@ export function openCatchUpSubscription(options: CatchUpOptions): CatchUpSubscri
           after = event.position;
           yield event;
         }
-        if (rows.length < PAGE_SIZE) await listener.wakeup.wait(options.pollIntervalMs);
+        if (rows.length < PAGE_SIZE) {
+          const held = await hasUnreadEvents(options.db, { after, filter: options.filter });
+          await listener.wakeup.wait(held ? HELD_BACK_RECHECK_MS : options.pollIntervalMs);
+        }
       }
     } finally {
       closed = true;

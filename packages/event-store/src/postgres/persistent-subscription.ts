@@ -16,8 +16,8 @@ import {
   type LeasedRow,
 } from './leases.js';
 import { openConsumerSession, type ConsumerSession } from './listener-session.js';
-import { pumpGroup } from './pump.js';
-import { toRecordedEvent } from './read.js';
+import { groupHasUnpumpedEvents, pumpGroup } from './pump.js';
+import { HELD_BACK_RECHECK_MS, toRecordedEvent } from './read.js';
 import { closableIterable } from './closable-iterable.js';
 
 export interface PersistentSubscriptionOptions {
@@ -117,7 +117,8 @@ export function openPersistentSubscription(
         const reclaim = Date.now() - reclaimedAt >= options.pollIntervalMs;
         if (reclaim) reclaimedAt = Date.now();
         if ((await leaseMore(group, consumer, reclaim)) > 0) continue;
-        await consumer.wakeup.wait(options.pollIntervalMs);
+        const held = !waitingForSlot && (await groupHasUnpumpedEvents(db, group.group_id));
+        await consumer.wakeup.wait(held ? HELD_BACK_RECHECK_MS : options.pollIntervalMs);
         if (Date.now() - loadedAt >= GROUP_REFRESH_MS) {
           group = await loadGroup(db, options.group);
           loadedAt = Date.now();

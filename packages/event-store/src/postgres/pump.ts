@@ -60,3 +60,23 @@ export async function pumpGroup(db: Kysely<EventStoreTables>, groupId: number): 
     // A full batch: there may be more.
   }
 }
+
+/**
+ * True when events after the group's cursor exist. Asked right after a pump,
+ * which copies everything below the snapshot's xmin, so what it finds was
+ * held back by an older transaction or committed since: the consumer should
+ * look again soon rather than wait for a notification that an older
+ * transaction writing no event never sends (see `hasUnreadEvents` in read.ts).
+ */
+export async function groupHasUnpumpedEvents(
+  db: Kysely<EventStoreTables>,
+  groupId: number,
+): Promise<boolean> {
+  const { rows } = await sql<{ unpumped: boolean }>`
+    SELECT EXISTS (
+      SELECT 1 FROM es_subscription_group g, es_event e
+       WHERE g.group_id = ${groupId}
+         AND (e.transaction_id, e.global_position) > (g.cursor_transaction_id, g.cursor_global_position)
+    ) AS unpumped`.execute(db);
+  return rows[0]?.unpumped ?? false;
+}

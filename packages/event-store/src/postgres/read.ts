@@ -109,6 +109,37 @@ export async function readAllRows(
 }
 
 /**
+ * How soon a reader looks again when events it could not take yet exist:
+ * long enough not to spin, short next to a poll interval.
+ */
+export const HELD_BACK_RECHECK_MS = 10;
+
+/**
+ * True when events after `after` (and matching `filter`) exist that the last
+ * read did not return. A read stops below the snapshot's xmin, so an event
+ * committed while an older transaction still runs is held back. That older
+ * transaction may write no event (an acknowledgment, a lease) and so send no
+ * notification when it ends: a reader that waited for one would lose a whole
+ * poll interval. It looks again soon instead. (Asked after a short read, so
+ * whatever it finds was held back, or committed since.)
+ *
+ * @example
+ * const wait = (await hasUnreadEvents(db, { after, filter })) ? HELD_BACK_RECHECK_MS : pollIntervalMs;
+ */
+export async function hasUnreadEvents(
+  db: Kysely<EventStoreTables>,
+  options: { after: GlobalPosition; filter?: SubscriptionFilter | undefined },
+): Promise<boolean> {
+  const { rows } = await sql<{ unread: boolean }>`
+    SELECT EXISTS (
+      SELECT 1 FROM es_event e
+       WHERE (e.transaction_id, e.global_position) > (${options.after.commit.toString()}::xid8, ${options.after.prepare.toString()}::bigint)
+         AND ${filterCondition(options.filter)}
+    ) AS unread`.execute(db);
+  return rows[0]?.unread ?? false;
+}
+
+/**
  * Events of every stream in global order, after a position (exclusive).
  *
  * @example
