@@ -12,7 +12,7 @@ import { combineMigrations } from '@effectively-once/postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { createServiceMetrics } from '@effectively-once/service-kit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NotificationList } from './adapters/http/notifications.schema.js';
+import { NotificationList } from '@effectively-once/contracts';
 import type { NotificationDatabase } from './adapters/postgres/database.js';
 import { notificationDatabaseMigrations } from './adapters/postgres/notification-migrations.js';
 import { createSmtpMailer } from './adapters/smtp/mailer.js';

@@ -38,8 +38,6 @@ export const AuthorizationVoidedBody = z.object({
 
 export const AuthorizationIdParams = z.object({ authorizationId: z.string().min(1).max(100) });
 
-export const LedgerQuery = z.object({ idempotencyKey: IdempotencyKey.optional() });
-
 /** A stored answer read back from the database: checked, since jsonb is untyped. */
 export const StoredAuthorizeResponse = z.discriminatedUnion('status', [
   z.object({ status: z.literal(201), body: AuthorizationApprovedBody }),

@@ -12,6 +12,11 @@ export const StockLevel = z
   .meta({ id: 'StockLevel' });
 export type StockLevel = z.infer<typeof StockLevel>;
 
+export const StockLevelList = z
+  .object({ stockLevels: z.array(StockLevel) })
+  .meta({ id: 'StockLevelList' });
+export type StockLevelList = z.infer<typeof StockLevelList>;
+
 export const RestockRequest = z
   .object({ quantity: z.number().int().positive().max(1_000_000) })
   .strict()

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdempotencyKey } from './orders.api.js';
 
 /** One authorization the payment provider granted; a void changes its status. */
 export const LedgerEntry = z.object({
@@ -13,3 +14,6 @@ export type LedgerEntry = z.infer<typeof LedgerEntry>;
 
 export const Ledger = z.object({ authorizations: z.array(LedgerEntry) }).meta({ id: 'Ledger' });
 export type Ledger = z.infer<typeof Ledger>;
+
+/** GET /ledger?idempotencyKey=: only the authorization made with this key. */
+export const LedgerQuery = z.object({ idempotencyKey: IdempotencyKey.optional() });

@@ -1,14 +1,10 @@
 // Stock levels over HTTP: read one, list all (for the console), restock. The
 // bodies are the contracts' schemas, so the gateway and this service agree.
-import { RestockRequest, SkuParams, StockLevel } from '@effectively-once/contracts';
+import { RestockRequest, SkuParams, StockLevel, StockLevelList } from '@effectively-once/contracts';
 import { ProblemError, type FastifyZodInstance } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
 import type { InventoryDatabase } from '../postgres/database.js';
 import { findStock, listStock, restock } from '../postgres/inventory.repository.js';
-
-/** GET /inventory: every SKU, ordered by SKU. */
-export const StockLevelList = z.object({ stockLevels: z.array(StockLevel) });
 
 /**
  * @example

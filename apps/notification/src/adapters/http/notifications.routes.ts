@@ -7,7 +7,7 @@ import {
   ListNotificationsQuery,
   NotificationList,
   type SentNotification,
-} from './notifications.schema.js';
+} from '@effectively-once/contracts';
 
 const toSentNotification = (row: Notification): SentNotification => ({
   orderId: row.order_id,

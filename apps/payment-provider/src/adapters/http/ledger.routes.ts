@@ -1,6 +1,5 @@
-import { Ledger } from '@effectively-once/contracts';
+import { Ledger, LedgerQuery } from '@effectively-once/contracts';
 import type { Kysely } from 'kysely';
-import { LedgerQuery } from '../../api/authorizations.api.js';
 import { listLedger } from '../postgres/authorization.repository.js';
 import type { ProviderDatabase } from '../postgres/provider.database.js';
 import type { ZodApp } from './http-server.js';

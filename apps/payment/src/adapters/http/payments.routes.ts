@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { findAttemptRowByOrder } from '../postgres/payment-attempt.repository.js';
 import type { PaymentAttemptRow } from '../postgres/payment-attempt.table.js';
 import type { PaymentDatabase } from '../postgres/payment.database.js';
-import { PaymentParams, PaymentResponse } from './payment.schemas.js';
+import { PaymentParams, PaymentView } from '@effectively-once/contracts';
 
 /**
  * GET /payments/:orderId → the order's payment attempt, or a 404 problem
@@ -22,7 +22,7 @@ export function registerPaymentRoutes(
     {
       schema: {
         params: PaymentParams,
-        response: { 200: PaymentResponse, 404: ProblemDetails },
+        response: { 200: PaymentView, 404: ProblemDetails },
       },
     },
     async (request) => {
@@ -36,12 +36,12 @@ export function registerPaymentRoutes(
           detail: `No payment was requested for order ${orderId}.`,
         });
       }
-      return toPaymentResponse(row);
+      return toPaymentView(row);
     },
   );
 }
 
-function toPaymentResponse(row: PaymentAttemptRow): PaymentResponse {
+function toPaymentView(row: PaymentAttemptRow): PaymentView {
   return {
     attemptId: row.attempt_id,
     orderId: row.order_id,

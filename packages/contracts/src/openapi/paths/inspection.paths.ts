@@ -3,15 +3,11 @@
 // the mail the customer received.
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { EmailList, ListEmailsQuery } from '../../api/emails.api.js';
-import { Ledger } from '../../api/ledger.api.js';
+import { Ledger, LedgerQuery } from '../../api/ledger.api.js';
+import { ListNotificationsQuery, NotificationList } from '../../api/notifications.api.js';
 import { OrderIdParams } from '../../api/orders.api.js';
+import { PaymentView } from '../../api/payments.api.js';
 import { INVALID_REQUEST, UPSTREAM_FAILURES, jsonResponse, problemResponse } from '../responses.js';
-import {
-  LedgerQuery,
-  ListNotificationsQuery,
-  NotificationList,
-  PaymentView,
-} from '../service-views.api.js';
 
 export const inspectionPaths: ZodOpenApiPathsObject = {
   '/api/payments/ledger': {

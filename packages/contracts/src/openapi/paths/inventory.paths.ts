@@ -1,6 +1,5 @@
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { RestockRequest, SkuParams, StockLevel } from '../../api/inventory.api.js';
-import { StockLevelList } from '../service-views.api.js';
+import { RestockRequest, SkuParams, StockLevel, StockLevelList } from '../../api/inventory.api.js';
 import { INVALID_REQUEST, UPSTREAM_FAILURES, jsonResponse, problemResponse } from '../responses.js';
 
 export const inventoryPaths: ZodOpenApiPathsObject = {

@@ -1,15 +1,17 @@
-// The notification service's HTTP bodies. Internal to this service (the
-// gateway does not expose them), so they live here and not in the contracts.
-import { NotificationKind, OrderId, Timestamp } from '@effectively-once/contracts';
+// The emails the notification service sent for one order, public through the
+// gateway as GET /api/notifications?orderId=.
 import { z } from 'zod';
+import { NotificationKind } from '../events/notification.events.js';
+import { OrderId, Timestamp } from '../events/values.js';
 
 export const ListNotificationsQuery = z.object({ orderId: OrderId });
 
 export const SentNotification = z.object({
   orderId: OrderId,
   kind: NotificationKind,
-  /** The Message-ID header of the email, angle brackets included. */
-  emailMessageId: z.string(),
+  emailMessageId: z.string().meta({
+    description: 'The Message-ID header of the email, angle brackets included.',
+  }),
   recipient: z.string(),
   sentAt: Timestamp,
 });
