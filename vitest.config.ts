@@ -28,6 +28,9 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.e2e.spec.ts'],
           globalSetup: ['./e2e/support/global-setup.ts'],
+          // Files run one after another: a file that starts a stack of its own
+          // must not compete with the shared one for two cores.
+          fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

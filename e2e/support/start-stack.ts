@@ -19,7 +19,21 @@ const ReadyMessage = z.object({
 });
 export type StackReady = z.infer<typeof ReadyMessage>;
 
+const ProcessMessage = z.object({
+  type: z.literal('process'),
+  event: z.object({ type: z.enum(['started', 'exited']), name: z.string(), pid: z.number() }),
+});
+type ProcessEvent = z.infer<typeof ProcessMessage>['event'];
+
 export interface RunningStack extends StackReady {
+  /** The supervisor's own pid. */
+  readonly supervisorPid: number;
+  /** Every process start and exit the supervisor reported, oldest first. */
+  readonly processEvents: readonly ProcessEvent[];
+  /** The pid of the named process's current run. */
+  pidOf(name: string): number;
+  /** Resolves with the pid of the named process's next start after `previousPid`. */
+  waitForRestart(name: string, previousPid: number, timeoutMs?: number): Promise<number>;
   /** Where the supervisor and every service write their log lines. */
   readonly logFile: string;
   /** Every database of this stack starts with it. */
@@ -63,6 +77,13 @@ export async function startStack(
     },
     stdio: ['ignore', log, log, 'ipc'],
   });
+  const processEvents: ProcessEvent[] = [];
+  child.on('message', (message) => {
+    const parsed = ProcessMessage.safeParse(message);
+    if (parsed.success) processEvents.push(parsed.data.event);
+  });
+  const startsOf = (name: string) =>
+    processEvents.filter((event) => event.name === name && event.type === 'started');
 
   const ready = await new Promise<StackReady>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -93,6 +114,23 @@ export async function startStack(
     ...ready,
     logFile,
     databasePrefix,
+    supervisorPid: child.pid ?? -1,
+    processEvents,
+    pidOf: (name) => {
+      const last = startsOf(name).at(-1);
+      if (last === undefined) throw new Error(`The supervisor reported no start of ${name}.`);
+      return last.pid;
+    },
+    waitForRestart: async (name, previousPid, timeoutMs = 30_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const last = startsOf(name).at(-1);
+        if (last !== undefined && last.pid !== previousPid) return last.pid;
+        if (Date.now() > deadline)
+          throw new Error(`${name} was not restarted within ${String(timeoutMs)} ms.`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

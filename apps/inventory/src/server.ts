@@ -2,6 +2,7 @@
 // connections and starts the consumer, the outbox relay and the HTTP server.
 // Run: `node --import tsx apps/inventory/src/server.ts`.
 import { CONSUMERS } from '@effectively-once/contracts';
+import { countMarkers } from '@effectively-once/idempotency';
 import { startOutboxRelay } from '@effectively-once/outbox';
 import { connect, migrateToLatest } from '@effectively-once/postgres';
 import {
@@ -28,6 +29,10 @@ const metrics = createServiceMetrics({ service: config.service });
 const now = (): Date => new Date();
 const app = buildApp({ db, store, metrics, logLevel: config.logLevel });
 
+metrics.trackMarkerRows({
+  consumer: CONSUMERS.inventoryReservation,
+  count: () => countMarkers(db, CONSUMERS.inventoryReservation),
+});
 const consumer = startConsumer({
   store,
   consumer: CONSUMERS.inventoryReservation,

@@ -2,13 +2,13 @@
 // the outbox relay that publishes its CustomerNotified events. server.ts
 // starts them; the component test starts the very same pair.
 import { CONSUMERS } from '@effectively-once/contracts';
+import { countMarkers } from '@effectively-once/idempotency';
 import type { EventStore } from '@effectively-once/event-store';
 import { startOutboxRelay } from '@effectively-once/outbox';
 import { startConsumer, type ServiceMetrics } from '@effectively-once/service-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { NotificationDatabase } from './adapters/postgres/database.js';
-import { countMarkers } from './adapters/postgres/processed-message.repository.js';
 import type { Mailer } from './adapters/smtp/mailer.js';
 import {
   handleNotificationEmail,

@@ -1,5 +1,6 @@
 // The payment service's composition root: `node --import tsx apps/payment/src/server.ts`.
 import { CONSUMERS } from '@effectively-once/contracts';
+import { countMarkers } from '@effectively-once/idempotency';
 import { startOutboxRelay } from '@effectively-once/outbox';
 import { connect, migrateToLatest } from '@effectively-once/postgres';
 import {
@@ -13,7 +14,6 @@ import { buildApp } from './app.js';
 import { loadPaymentConfig } from './config.js';
 import type { PaymentDatabase } from './adapters/postgres/payment.database.js';
 import { paymentDatabaseMigrations } from './adapters/postgres/payment.migrations.js';
-import { countMarkers } from './adapters/postgres/processed-message.repository.js';
 import { createPaymentProviderClient } from './adapters/provider/payment-provider.client.js';
 import {
   handlePaymentAuthorization,

@@ -1,11 +1,11 @@
 // How a supervisor restarts a process that died, as an orchestrator would:
-// at once the first time, then with growing pauses while it keeps dying, and
-// from the start again once it stayed up for a while.
+// after a short pause the first time, then with growing pauses while it keeps
+// dying, and with the short pause again once it stayed up for a while.
 
 export interface RestartPolicy {
   readonly initialDelayMs: number;
   readonly maxDelayMs: number;
-  /** A process that ran this long before dying counts as healthy: its next restart is immediate again. */
+  /** A process that ran this long before dying counts as healthy: its next restart waits only `initialDelayMs`. */
   readonly stableAfterMs: number;
 }
 

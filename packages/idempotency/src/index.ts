@@ -13,7 +13,13 @@ export {
   type FailureKind,
 } from './consumer-failure.js';
 export { classifyFailure, type FailureClass } from './failure-classifier.js';
-export { findMarker, pruneMarkers, RetentionError, type PruneOptions } from './markers.js';
+export {
+  countMarkers,
+  findMarker,
+  pruneMarkers,
+  RetentionError,
+  type PruneOptions,
+} from './markers.js';
 export {
   assertMessageRef,
   InvalidMessageError,

@@ -7,6 +7,25 @@ import {
 } from './processed-message.table.js';
 
 /**
+ * How many markers the consumer keeps: the table retention prunes, and the
+ * gauge eo_processed_message_rows. It grows with traffic until pruned.
+ *
+ * @example
+ * metrics.trackMarkerRows({ consumer: consumer.name, count: () => countMarkers(db, consumer.name) });
+ */
+export async function countMarkers<Database extends IdempotencyTables>(
+  db: Kysely<Database>,
+  consumerName: string,
+): Promise<number> {
+  const { count } = await markerView(db)
+    .selectFrom('processed_message')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('consumer_name', '=', consumerName)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+/**
  * The operator's first question after an incident: did consumer C commit
  * message M? A marker means its effect committed too; a marker whose effect
  * cannot be found means the invariant was broken and needs investigating.

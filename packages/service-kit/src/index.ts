@@ -6,6 +6,7 @@ export {
   type ServiceConfig,
 } from './config.js';
 export {
+  DEFAULT_MAX_RETRY_COUNT,
   startConsumer,
   type RunningConsumer,
   type StartConsumerInput,

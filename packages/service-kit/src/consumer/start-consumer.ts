@@ -46,6 +46,16 @@ export type StartConsumerInput = ConsumerSubscription & {
   groupSettings?: Partial<SubscriptionGroupSettings>;
 };
 
+/**
+ * Redeliveries before a message is parked. Each retry waits a full-jitter
+ * backoff of up to 5 s (settleDelivery), so 30 retries outlast about a minute
+ * of trouble: a dependency restarted by the supervisor, or the card
+ * processor's 30 s hold on a key whose request died in flight. Fewer, and a
+ * routine restart parks healthy orders; a poison message is parked anyway,
+ * at once, as a terminal failure.
+ */
+export const DEFAULT_MAX_RETRY_COUNT = 30;
+
 const RECONNECT_BACKOFF = Object.freeze({ baseDelayMs: 500, maxDelayMs: 30_000 });
 const MIN_RECONNECT_DELAY_MS = 100;
 
@@ -57,7 +67,7 @@ function groupSettings(input: StartConsumerInput): SubscriptionGroupSettings {
         ? { kind: 'stream_prefix', prefixes: input.streamPrefixes }
         : { kind: 'event_type', types: input.eventTypes },
     startFrom: 'start',
-    maxRetryCount: 5,
+    maxRetryCount: DEFAULT_MAX_RETRY_COUNT,
     messageTimeoutMs: 30_000,
     ...input.groupSettings,
   });

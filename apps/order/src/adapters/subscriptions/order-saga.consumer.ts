@@ -1,6 +1,7 @@
 // The saga's subscription: group order-saga-v1 over the inventory- and
 // payment- streams, each delivery handled by handleOrderSagaEvent.
 import { CONSUMERS } from '@effectively-once/contracts';
+import { countMarkers } from '@effectively-once/idempotency';
 import { startConsumer, type RunningConsumer } from '@effectively-once/service-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OrderServiceDeps } from '../../order-service.deps.js';
@@ -19,17 +20,7 @@ export function startOrderSaga(input: {
 }): RunningConsumer {
   const { db, store, now, metrics } = input.deps;
   const consumer = CONSUMERS.orderSaga;
-  metrics.trackMarkerRows({
-    consumer,
-    count: async () => {
-      const { rows } = await db
-        .selectFrom('processed_message')
-        .select((eb) => eb.fn.countAll<number>().as('rows'))
-        .where('consumer_name', '=', consumer)
-        .executeTakeFirstOrThrow();
-      return rows;
-    },
-  });
+  metrics.trackMarkerRows({ consumer, count: () => countMarkers(db, consumer) });
   return startConsumer({
     store,
     consumer,
