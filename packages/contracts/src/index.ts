@@ -5,9 +5,16 @@ export * from './api/notifications.api.js';
 export * from './api/orders.api.js';
 export * from './api/payments.api.js';
 export * from './api/problem.api.js';
+export * from './commands/order.commands.js';
 export * from './consumers.js';
 export * from './events/inventory.events.js';
-export { defineEvent, type EventOf, type MessageDefinition } from './events/message.js';
+export {
+  defineCommand,
+  defineEvent,
+  type CommandOf,
+  type EventOf,
+  type MessageDefinition,
+} from './events/message.js';
 export * from './events/notification.events.js';
 export * from './events/order.events.js';
 export * from './events/parse-event.js';

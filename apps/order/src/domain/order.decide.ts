@@ -1,26 +1,18 @@
 // The customer's commands on an order. A refusal is a result with a stable
 // code, not an exception: the caller must handle it, and the HTTP adapter maps
 // each code to one problem type.
-import type { OrderEvent, OrderLine } from '@effectively-once/contracts';
+import type {
+  CommandOf,
+  CancelOrder as CancelOrderCommand,
+  OrderEvent,
+  PlaceOrder as PlaceOrderCommand,
+} from '@effectively-once/contracts';
 import { amountCentsOf } from './pricing.js';
 import type { OrderEventOf, OrderState } from './order.state.js';
 
-export interface PlaceOrder {
-  readonly type: 'PlaceOrder';
-  readonly data: {
-    readonly orderId: string;
-    readonly customerEmail: string;
-    readonly items: readonly OrderLine[];
-    readonly paymentToken: string;
-    readonly now: Date;
-  };
-}
-
-export interface CancelOrder {
-  readonly type: 'CancelOrder';
-  readonly data: { readonly orderId: string; readonly now: Date };
-}
-
+// The commands' shapes come from their schemas in the contracts.
+export type PlaceOrder = CommandOf<typeof PlaceOrderCommand>;
+export type CancelOrder = CommandOf<typeof CancelOrderCommand>;
 export type OrderCommand = PlaceOrder | CancelOrder;
 
 export type OrderRefusalCode =

@@ -23,8 +23,19 @@ export function defineEvent<const Type extends string, Data extends z.ZodType>(
   return Object.freeze({ type, schemaVersion, data });
 }
 
+/**
+ * Declares one command type: imperative name, schema version, data schema.
+ *
+ * @example
+ * export const CancelOrder = defineCommand('CancelOrder', 1, z.object({ orderId: OrderId, now: z.date() }));
+ */
+export const defineCommand = defineEvent;
+
 /** The plain-data shape of a parsed event: `{ type, data }`, a member of a discriminated union. */
 export type EventOf<Definition> =
   Definition extends MessageDefinition<infer Type, infer Data>
     ? { readonly type: Type; readonly data: z.output<Data> }
     : never;
+
+/** The plain-data shape of a command: `{ type, data }`, a member of a discriminated union. */
+export type CommandOf<Definition> = EventOf<Definition>;

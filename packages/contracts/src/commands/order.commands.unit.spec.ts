@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { CancelOrder, PlaceOrder } from './order.commands.js';
+
+const orderId = '6f1c2f4e-3b7a-4c55-9d0e-2a9f0c1b7e11';
+
+describe('order commands', () => {
+  it('given a complete PlaceOrder, when parsed, then it keeps the time it was given', () => {
+    const now = new Date('2026-11-30T10:00:00.000Z');
+    const data = {
+      orderId,
+      customerEmail: 'ada@example.com',
+      items: [{ sku: 'SKU-MUG', quantity: 2 }],
+      paymentToken: 'tok_approve',
+      now,
+    };
+    expect(PlaceOrder.data.parse(data)).toEqual(data);
+    expect(PlaceOrder).toMatchObject({ type: 'PlaceOrder', schemaVersion: 1 });
+  });
+
+  it('given a CancelOrder without its time, when parsed, then it is refused', () => {
+    const parsed = CancelOrder.data.safeParse({ orderId });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['now']);
+  });
+});
