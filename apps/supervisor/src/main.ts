@@ -124,7 +124,10 @@ async function main(): Promise<void> {
     logLevel: config.LOG_LEVEL,
     inheritedEnv: config.inheritedEnv,
   });
-  for (const group of GROUPS) await startGroup(group, specs);
+  // The services need the external systems only when they handle a message,
+  // not to start, so both groups start together; the gateway's health needs all.
+  await Promise.all([startGroup('external', specs), startGroup('service', specs)]);
+  await startGroup('edge', specs);
   if (config.STACK_SEED) {
     await seedInventory({ inventoryUrl: `http://${config.HOST}:${String(ports.inventory)}` });
   }
