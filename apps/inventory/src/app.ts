@@ -5,10 +5,11 @@ import {
   createHttpServer,
   registerHealthRoutes,
   registerMetricsRoute,
+  serviceReadinessChecks,
   type FastifyZodInstance,
   type ServiceMetrics,
 } from '@effectively-once/service-kit';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { registerInventoryRoutes } from './adapters/http/inventory.routes.js';
 import type { InventoryDatabase } from './adapters/postgres/database.js';
 
@@ -20,9 +21,6 @@ export interface InventoryAppDeps {
   /** false in tests: no request logs. */
   readonly logger?: boolean;
 }
-
-/** A stream nobody writes: reading it proves the store answers without touching real data. */
-const READY_PROBE_STREAM = 'inventory-ready-probe';
 
 /**
  * @example
@@ -36,14 +34,7 @@ export function buildApp(deps: InventoryAppDeps): FastifyZodInstance {
     ...(deps.logger === undefined ? {} : { logger: deps.logger }),
   });
   registerHealthRoutes(app, {
-    checks: {
-      database: async () => {
-        await sql`select 1`.execute(deps.db);
-      },
-      eventStore: async () => {
-        await deps.store.readStream(READY_PROBE_STREAM, { maxCount: 1 });
-      },
-    },
+    checks: serviceReadinessChecks({ service: 'inventory', db: deps.db, store: deps.store }),
   });
   registerMetricsRoute(app, deps.metrics);
   registerInventoryRoutes(app, deps);

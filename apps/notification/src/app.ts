@@ -5,10 +5,11 @@ import {
   createHttpServer,
   registerHealthRoutes,
   registerMetricsRoute,
+  serviceReadinessChecks,
   type FastifyZodInstance,
   type ServiceMetrics,
 } from '@effectively-once/service-kit';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { registerNotificationRoutes } from './adapters/http/notifications.routes.js';
 import type { NotificationDatabase } from './adapters/postgres/database.js';
 
@@ -19,9 +20,6 @@ export interface AppDeps {
   logLevel?: string;
   logger?: boolean;
 }
-
-/** A stream that never exists: reading it proves the event store answers. */
-const READINESS_PROBE_STREAM = 'notification-readiness-probe';
 
 /**
  * @example
@@ -35,14 +33,7 @@ export function buildApp(deps: AppDeps): FastifyZodInstance {
     ...(deps.logger === undefined ? {} : { logger: deps.logger }),
   });
   registerHealthRoutes(app, {
-    checks: {
-      database: async () => {
-        await sql`select 1`.execute(deps.db);
-      },
-      eventStore: async () => {
-        await deps.store.readStream(READINESS_PROBE_STREAM, { maxCount: 1 });
-      },
-    },
+    checks: serviceReadinessChecks({ service: 'notification', db: deps.db, store: deps.store }),
   });
   registerMetricsRoute(app, deps.metrics);
   registerNotificationRoutes(app, deps);

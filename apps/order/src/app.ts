@@ -4,17 +4,14 @@ import {
   createHttpServer,
   registerHealthRoutes,
   registerMetricsRoute,
+  serviceReadinessChecks,
   type FastifyZodInstance,
 } from '@effectively-once/service-kit';
-import { sql } from 'kysely';
 import { registerOrderRoutes } from './adapters/http/orders.routes.js';
 import { ORDER_SERVICE } from './config.js';
 import type { OrderServiceDeps } from './order-service.deps.js';
 
 export type { OrderServiceDeps } from './order-service.deps.js';
-
-/** A stream no one writes: reading it proves the event store answers. */
-const READINESS_PROBE_STREAM = 'order-readiness-probe';
 
 /**
  * @example
@@ -27,14 +24,7 @@ export function buildApp(
 ): FastifyZodInstance {
   const app = createHttpServer({ service: ORDER_SERVICE, ...options });
   registerHealthRoutes(app, {
-    checks: {
-      database: async () => {
-        await sql`SELECT 1`.execute(deps.db);
-      },
-      eventStore: async () => {
-        await deps.store.readStream(READINESS_PROBE_STREAM, { maxCount: 1 });
-      },
-    },
+    checks: serviceReadinessChecks({ service: ORDER_SERVICE, db: deps.db, store: deps.store }),
   });
   registerMetricsRoute(app, deps.metrics);
   registerOrderRoutes(app, deps);

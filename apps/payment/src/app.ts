@@ -5,10 +5,11 @@ import {
   createHttpServer,
   registerHealthRoutes,
   registerMetricsRoute,
+  serviceReadinessChecks,
   type FastifyZodInstance,
   type ServiceMetrics,
 } from '@effectively-once/service-kit';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { registerPaymentRoutes } from './adapters/http/payments.routes.js';
 import type { PaymentDatabase } from './adapters/postgres/payment.database.js';
 
@@ -20,9 +21,6 @@ export interface PaymentAppDeps {
   /** `false` silences request logs (tests). */
   logger?: boolean;
 }
-
-/** A stream nobody writes: reading it proves the event store answers. */
-const READY_PROBE_STREAM = 'payment-ready-probe';
 
 /**
  * @example
@@ -36,14 +34,7 @@ export function buildApp(deps: PaymentAppDeps): FastifyZodInstance {
     ...(deps.logger === undefined ? {} : { logger: deps.logger }),
   });
   registerHealthRoutes(app, {
-    checks: {
-      database: async () => {
-        await sql`select 1`.execute(deps.db);
-      },
-      eventStore: async () => {
-        await deps.store.readStream(READY_PROBE_STREAM, { maxCount: 1 });
-      },
-    },
+    checks: serviceReadinessChecks({ service: 'payment', db: deps.db, store: deps.store }),
   });
   registerMetricsRoute(app, deps.metrics);
   registerPaymentRoutes(app, { db: deps.db });

@@ -5,13 +5,14 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { countPending, lastPendingPosition, pruneSentEvents } from './outbox.repository.js';
 import { outboxView, type OutboxTables } from './outbox.table.js';
-import { publishBatch, type StreamFailure } from './publish-batch.js';
-import { sessionLock, transactionLock, type RelayLog } from './relay-lock.js';
+import { sessionLock, transactionLock, type RelayLock, type RelayLog } from './relay-lock.js';
+import { publishUntilDrained, runPollingLoop, type Drain } from './relay-loop.js';
 import { Wakeup } from './wakeup.js';
+
+export { OutboxPublishError } from './outbox-publish-error.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
-const MAX_BACKOFF_MS = 10_000;
 
 export interface OutboxRelayOptions<Database extends OutboxTables> {
   /** The service's database, with the outbox table (run `outboxMigrations`). */
@@ -53,30 +54,7 @@ const SettingsSchema = z.object({
   batchSize: z.number().int().min(1).max(10_000).default(100),
   retentionMs: z.union([z.literal(false), z.number().positive()]).default(7 * DAY_MS),
 });
-
-/** Some streams could not be appended to; their rows stay unsent and are retried. */
-export class OutboxPublishError extends Error {
-  override readonly name = 'OutboxPublishError';
-  constructor(
-    readonly failures: readonly StreamFailure[],
-    /** Events the same run did publish, on other streams. */
-    readonly published: number,
-  ) {
-    const streams = failures.map(
-      (failure) => `"${failure.streamName}" (${describeError(failure.error)})`,
-    );
-    super(
-      `Could not append to ${streams.join(', ')}; their rows stay unsent, in order, and are retried. ${String(published)} event(s) of other streams were published.`,
-    );
-  }
-}
-
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  return error.cause === undefined
-    ? error.message
-    : `${error.message} (cause: ${describeError(error.cause)})`;
-}
+type RelaySettings = z.infer<typeof SettingsSchema>;
 
 /** Runs one piece of work at a time: the polling loop's and flush()'s batches never overlap. */
 function serialized() {
@@ -86,6 +64,64 @@ function serialized() {
     tail = run.catch(() => undefined);
     return run;
   };
+}
+
+/** A session of its own (lock held, LISTENing) given a URL; else the lock is taken per batch. */
+function openRelayLock(input: {
+  databaseUrl: string | undefined;
+  db: Kysely<OutboxTables>;
+  wakeup: Wakeup;
+  log: RelayLog;
+}): RelayLock {
+  const { databaseUrl, db, wakeup, log } = input;
+  return databaseUrl === undefined
+    ? transactionLock(db)
+    : sessionLock({ url: databaseUrl, db, onNotification: () => wakeup.signal(), log });
+}
+
+/** Deletes sent rows past their retention, at most once per PRUNE_EVERY_MS, holding the lock. */
+function sentRowsPruner(input: {
+  lock: RelayLock;
+  retentionMs: number | false;
+  log: RelayLog;
+}): () => Promise<void> {
+  const { lock, retentionMs, log } = input;
+  let prunedAt: number | undefined;
+  return async () => {
+    if (retentionMs === false) return;
+    if (prunedAt !== undefined && Date.now() - prunedAt < PRUNE_EVERY_MS) return;
+    const deleted = await lock.withLock((locked) =>
+      pruneSentEvents(locked, { olderThanMs: retentionMs }),
+    );
+    if (deleted === undefined) return;
+    prunedAt = Date.now();
+    if (deleted > 0) log.info(`outbox relay: pruned ${String(deleted)} sent row(s)`);
+  };
+}
+
+/** flush(): how many rows were pending at the call, once they are all published. */
+async function flushPending(
+  db: Kysely<OutboxTables>,
+  publishPending: (upTo: number) => Promise<Drain>,
+): Promise<number> {
+  // What is pending now; rows the polling loop is publishing at this
+  // moment count too, since the flush waits for that batch to finish.
+  // With nothing pending it still takes its turn (and the lock), so that
+  // once it resolves this relay is active unless another one is.
+  const upTo = (await lastPendingPosition(db)) ?? 0;
+  const due = upTo === 0 ? 0 : await countPending(db, { upTo });
+  const { drained, published } = await publishPending(upTo);
+  return drained ? due : published;
+}
+
+function parseSettings<Database extends OutboxTables>(
+  options: OutboxRelayOptions<Database>,
+): RelaySettings {
+  return SettingsSchema.parse({
+    pollIntervalMs: options.pollIntervalMs,
+    batchSize: options.batchSize,
+    retentionMs: options.retentionMs,
+  });
 }
 
 /**
@@ -102,97 +138,41 @@ function serialized() {
 export function startOutboxRelay<Database extends OutboxTables>(
   options: OutboxRelayOptions<Database>,
 ): OutboxRelay {
-  const settings = SettingsSchema.parse({
-    pollIntervalMs: options.pollIntervalMs,
-    batchSize: options.batchSize,
-    retentionMs: options.retentionMs,
-  });
-  const { store } = options;
+  const settings = parseSettings(options);
   const db = outboxView(options.db);
   const log = options.log ?? console;
   const wakeup = new Wakeup();
-  const lock =
-    options.databaseUrl === undefined
-      ? transactionLock(db)
-      : sessionLock({ url: options.databaseUrl, db, onNotification: () => wakeup.signal(), log });
+  const lock = openRelayLock({ databaseUrl: options.databaseUrl, db, wakeup, log });
+  const pruneIfDue = sentRowsPruner({ lock, retentionMs: settings.retentionMs, log });
   const exclusive = serialized();
   let closed = false;
-  const isClosed = () => closed;
   /** Set once close() has released the lock: no batch may reopen it. */
   let lockClosed = false;
   const closedError = () => new Error('The outbox relay is closed; start a new one to publish.');
-  let prunedAt: number | undefined;
 
-  const pruneIfDue = async () => {
-    const { retentionMs } = settings;
-    if (retentionMs === false) return;
-    if (prunedAt !== undefined && Date.now() - prunedAt < PRUNE_EVERY_MS) return;
-    const deleted = await lock.withLock((locked) =>
-      pruneSentEvents(locked, { olderThanMs: retentionMs }),
-    );
-    if (deleted === undefined) return;
-    prunedAt = Date.now();
-    if (deleted > 0) log.info(`outbox relay: pruned ${String(deleted)} sent row(s)`);
-  };
-
-  /**
-   * Batches until the backlog (up to `upTo`) is drained, or another relay
-   * holds the lock.
-   */
   const publishPending = (upTo?: number) =>
     exclusive(async () => {
       if (lockClosed) throw closedError();
-      let published = 0;
-      for (;;) {
-        const batch = await lock.withLock((locked) =>
-          publishBatch({ db: locked, store, limit: settings.batchSize, upTo }),
-        );
-        if (batch === undefined) return { drained: false, published };
-        published += batch.published;
-        if (batch.published > 0) options.onPublished?.(batch.published);
-        if (batch.failures.length > 0) throw new OutboxPublishError(batch.failures, published);
-        if (batch.read < settings.batchSize) break;
-      }
-      await pruneIfDue();
-      return { drained: true, published };
+      const { store, onPublished } = options;
+      const { batchSize } = settings;
+      const result = await publishUntilDrained({ lock, store, batchSize, upTo, onPublished });
+      if (result.drained) await pruneIfDue();
+      return result;
     });
 
-  /** Exponential from the poll interval, capped: a store that is down is not hammered. */
-  const backoffMs = (failures: number) =>
-    Math.min(
-      Math.max(MAX_BACKOFF_MS, settings.pollIntervalMs),
-      settings.pollIntervalMs * 2 ** (failures - 1),
-    );
-
-  const loop = (async () => {
-    let failures = 0;
-    while (!isClosed()) {
-      try {
-        await publishPending();
-        failures = 0;
-      } catch (error) {
-        failures += 1;
-        log.error(
-          `outbox relay: ${describeError(error)}; retrying in ${String(backoffMs(failures))} ms`,
-        );
-      }
-      if (isClosed()) return;
-      await wakeup.wait(failures === 0 ? settings.pollIntervalMs : backoffMs(failures));
-    }
-  })();
+  const loop = runPollingLoop({
+    publishPending,
+    wakeup,
+    isClosed: () => closed,
+    pollIntervalMs: settings.pollIntervalMs,
+    log,
+  });
 
   let closing: Promise<void> | undefined;
   return {
     flush: async () => {
       if (closed) throw closedError();
-      // What is pending now; rows the polling loop is publishing at this
-      // moment count too, since the flush waits for that batch to finish.
-      // With nothing pending it still takes its turn (and the lock), so that
-      // once it resolves this relay is active unless another one is.
-      const upTo = (await lastPendingPosition(db)) ?? 0;
-      const due = upTo === 0 ? 0 : await countPending(db, { upTo });
-      const { drained, published } = await publishPending(upTo);
-      return drained ? due : published;
+      return flushPending(db, publishPending);
     },
     pending: () => countPending(db),
     close: () =>

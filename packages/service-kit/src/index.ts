@@ -15,6 +15,7 @@ export type { ConsumerHandler, HandleResult } from './consumer/handle-delivery.j
 export { traceIdOf } from './consumer/trace-id.js';
 export { createHttpServer, type FastifyZodInstance } from './http/create-http-server.js';
 export { registerHealthRoutes } from './http/health.routes.js';
+export { serviceReadinessChecks } from './http/readiness-checks.js';
 export {
   PROBLEM_CONTENT_TYPE,
   problem,
@@ -30,3 +31,4 @@ export {
   type ServiceMetrics,
 } from './metrics/service-metrics.js';
 export { DEFAULT_SHUTDOWN_TIMEOUT_MS, onShutdownSignal } from './shutdown.js';
+export { outgoingEvent } from './messaging/outgoing-event.js';

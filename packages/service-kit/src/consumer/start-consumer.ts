@@ -5,7 +5,6 @@
 import type { KnownEvent, KnownEventType } from '@effectively-once/contracts';
 import {
   parseGroupSettings,
-  type Delivery,
   type EventStore,
   type PersistentSubscription,
   type RecordedEvent,
@@ -16,7 +15,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { ensureSubscriptionGroup } from './ensure-subscription-group.js';
-import { handleDelivery, type DeliveryContext, type HandleResult } from './handle-delivery.js';
+import type { DeliveryContext, HandleResult } from './handle-delivery.js';
+import { inFlightDeliveries, type InFlightDeliveries } from './in-flight-deliveries.js';
 import { unsettledDeliveries } from './unsettled-deliveries.js';
 
 export interface RunningConsumer {
@@ -73,6 +73,73 @@ function groupSettings(input: StartConsumerInput): SubscriptionGroupSettings {
   });
 }
 
+/** What the reconnect loop works with; `current` holds the live subscription for close(). */
+interface ConsumerLoop {
+  store: EventStore;
+  consumer: string;
+  settings: SubscriptionGroupSettings;
+  concurrency: number;
+  log: FastifyBaseLogger;
+  inFlight: InFlightDeliveries;
+  stop: AbortSignal;
+  // A function, not the property: the loop must re-read it after every await.
+  stopping: () => boolean;
+  current: { subscription?: PersistentSubscription };
+}
+
+/** Hands each delivery to the handler, at most `concurrency` at once, until the source ends. */
+async function consumeDeliveries(
+  loop: ConsumerLoop,
+  source: PersistentSubscription,
+  onDelivery: () => void,
+): Promise<void> {
+  const { inFlight, concurrency, stopping } = loop;
+  for await (const delivery of source) {
+    // Leaving the loop gives back what this consumer holds, so the deliveries
+    // in flight settle first; this one goes back to the group unhandled.
+    if (stopping()) {
+      await inFlight.drain();
+      return;
+    }
+    onDelivery();
+    inFlight.dispatch(delivery);
+    while (inFlight.size() >= concurrency) await inFlight.oneSettled();
+  }
+}
+
+/** Makes sure the group exists, subscribes, and consumes until the subscription ends. */
+async function subscribeAndConsume(loop: ConsumerLoop, onDelivery: () => void): Promise<void> {
+  const { store, consumer, settings, concurrency, log } = loop;
+  await ensureSubscriptionGroup({ store, group: consumer, settings });
+  if (loop.stopping()) return;
+  const subscription = store.subscribeToGroup(consumer, { maxInFlight: concurrency });
+  loop.current.subscription = subscription;
+  log.info({ consumer }, 'consumer subscribed');
+  await consumeDeliveries(loop, subscription, onDelivery);
+}
+
+/** Subscribes again after each failure, with a backoff reset by every delivery, until stopped. */
+async function runReconnectLoop(loop: ConsumerLoop): Promise<void> {
+  const { consumer, log, stopping } = loop;
+  let failures = 0;
+  while (!stopping()) {
+    try {
+      await subscribeAndConsume(loop, () => {
+        failures = 0;
+      });
+      if (stopping()) return;
+      throw new Error('The subscription ended without being closed.');
+    } catch (error) {
+      if (stopping()) return;
+      failures++;
+      const delayMs = MIN_RECONNECT_DELAY_MS + backoffDelayMs(RECONNECT_BACKOFF, failures);
+      log.error({ err: error, consumer, failures, delayMs }, 'subscription failed; reconnecting');
+      await loop.current.subscription?.close().catch(() => undefined);
+      await sleep(delayMs, undefined, { signal: loop.stop }).catch(() => undefined);
+    }
+  }
+}
+
 /**
  * Creates the consumer's group if missing (from the start of the log, filtered
  * by event type or stream prefix) and handles its deliveries: each is parsed against the
@@ -89,7 +156,6 @@ function groupSettings(input: StartConsumerInput): SubscriptionGroupSettings {
  */
 export function startConsumer(input: StartConsumerInput): RunningConsumer {
   const { store, consumer, log } = input;
-  const concurrency = input.concurrency ?? 4;
   const settings = groupSettings(input);
   const context: DeliveryContext = { consumer, handle: input.handle, metrics: input.metrics, log };
   const unsettled = unsettledDeliveries();
@@ -97,70 +163,28 @@ export function startConsumer(input: StartConsumerInput): RunningConsumer {
     consumer,
     oldestAgeSeconds: () => unsettled.oldestAgeSeconds(),
   });
-  const inFlight = new Set<Promise<void>>();
+  const inFlight = inFlightDeliveries({ context, unsettled });
   const stop = new AbortController();
-  // A function, not the property: the loop must re-read it after every await.
-  const stopping = (): boolean => stop.signal.aborted;
-  let subscription: PersistentSubscription | undefined;
-  let failures = 0;
-
-  const dispatch = (delivery: Delivery): void => {
-    failures = 0;
-    const settled = unsettled.add();
-    const task = handleDelivery(context, delivery).finally(() => {
-      settled();
-      inFlight.delete(task);
-    });
-    inFlight.add(task);
+  const loop: ConsumerLoop = {
+    store,
+    consumer,
+    settings,
+    concurrency: input.concurrency ?? 4,
+    log,
+    inFlight,
+    stop: stop.signal,
+    stopping: () => stop.signal.aborted,
+    current: {},
   };
-
-  const drain = async (): Promise<void> => {
-    await Promise.all([...inFlight]);
-  };
-
-  const consume = async (source: PersistentSubscription): Promise<void> => {
-    for await (const delivery of source) {
-      // Leaving the loop gives back what this consumer holds, so the deliveries
-      // in flight settle first; this one goes back to the group unhandled.
-      if (stopping()) {
-        await drain();
-        return;
-      }
-      dispatch(delivery);
-      while (inFlight.size >= concurrency) await Promise.race(inFlight);
-    }
-  };
-
-  const run = async (): Promise<void> => {
-    while (!stopping()) {
-      try {
-        await ensureSubscriptionGroup({ store, group: consumer, settings });
-        if (stopping()) return;
-        subscription = store.subscribeToGroup(consumer, { maxInFlight: concurrency });
-        log.info({ consumer }, 'consumer subscribed');
-        await consume(subscription);
-        if (stopping()) return;
-        throw new Error('The subscription ended without being closed.');
-      } catch (error) {
-        if (stopping()) return;
-        failures++;
-        const delayMs = MIN_RECONNECT_DELAY_MS + backoffDelayMs(RECONNECT_BACKOFF, failures);
-        log.error({ err: error, consumer, failures, delayMs }, 'subscription failed; reconnecting');
-        await subscription?.close().catch(() => undefined);
-        await sleep(delayMs, undefined, { signal: stop.signal }).catch(() => undefined);
-      }
-    }
-  };
-
-  const running = run();
+  const running = runReconnectLoop(loop);
   let closing: Promise<void> | undefined;
   return {
     close: () => {
       closing ??= (async () => {
-        log.info({ consumer, inFlight: inFlight.size }, 'consumer closing');
+        log.info({ consumer, inFlight: inFlight.size() }, 'consumer closing');
         stop.abort();
-        await drain();
-        await subscription?.close();
+        await inFlight.drain();
+        await loop.current.subscription?.close();
         await running;
         log.info({ consumer }, 'consumer closed');
       })();

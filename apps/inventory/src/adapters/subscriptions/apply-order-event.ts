@@ -2,10 +2,11 @@
 // processOnce opened, the one that holds the message's marker: the stock, the
 // reservation lines, the order's state and the outgoing event commit together
 // with the marker, or none of them does.
-import type { InventoryEvent, OrderLine } from '@effectively-once/contracts';
+import { inventoryStream, type InventoryEvent, type OrderLine } from '@effectively-once/contracts';
 import type { RecordedEvent } from '@effectively-once/event-store';
 import { terminalFailure } from '@effectively-once/idempotency';
 import { enqueueEvents } from '@effectively-once/outbox';
+import { outgoingEvent } from '@effectively-once/service-kit';
 import type { Transaction } from 'kysely';
 import { decideOrderTransition } from '../../domain/inventory-order.decide.js';
 import type { InventoryOrder, OrderFact } from '../../domain/inventory-order.js';
@@ -24,7 +25,6 @@ import {
   markHeldLinesConsumed,
 } from '../postgres/inventory-reservation.repository.js';
 import { lockStock, moveStock } from '../postgres/inventory.repository.js';
-import { outgoingEvent } from './outgoing-event.js';
 
 /** What one order event did here; `nothing` for a duplicate or late event. */
 export type InventoryEffect = 'reserved' | 'rejected' | 'released' | 'consumed' | 'nothing';
@@ -145,5 +145,11 @@ function releasedEvent(input: OrderEventInput, items: OrderLine[]): InventoryEve
 }
 
 async function emit(trx: Trx, input: OrderEventInput, event: InventoryEvent): Promise<void> {
-  await enqueueEvents(trx, [outgoingEvent(event, input.cause)]);
+  await enqueueEvents(trx, [
+    outgoingEvent({
+      streamName: inventoryStream(event.data.orderId),
+      event,
+      causedBy: input.cause,
+    }),
+  ]);
 }

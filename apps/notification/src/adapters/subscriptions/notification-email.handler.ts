@@ -17,12 +17,11 @@
 import {
   CONSUMERS,
   notificationStream,
-  serializeEvent,
   type KnownEvent,
   type KnownEventType,
   type NotificationEvent,
 } from '@effectively-once/contracts';
-import type { EventMetadataInput, RecordedEvent } from '@effectively-once/event-store';
+import type { RecordedEvent } from '@effectively-once/event-store';
 import {
   defineConsumer,
   processOnce,
@@ -30,6 +29,7 @@ import {
   type ProcessResult,
 } from '@effectively-once/idempotency';
 import { enqueueEvents } from '@effectively-once/outbox';
+import { outgoingEvent } from '@effectively-once/service-kit';
 import type { Kysely, Transaction } from 'kysely';
 import { composeEmail } from '../../domain/email.compose.js';
 import type { Email } from '../../domain/notification.js';
@@ -106,33 +106,12 @@ async function sendOnce(
     emailMessageId: email.messageId,
     sentAt: sentAt.toISOString(),
   };
-  const { type, data, schemaVersion } = serializeEvent({
-    type: 'CustomerNotified',
-    data: notified,
-  });
   await enqueueEvents(trx, [
-    {
+    outgoingEvent({
       streamName: notificationStream(email.orderId),
-      type,
-      data,
-      metadata: causedBy(recorded, email.orderId, schemaVersion),
-    },
+      event: { type: 'CustomerNotified', data: notified },
+      causedBy: recorded,
+    }),
   ]);
   return notified;
-}
-
-/** Ties CustomerNotified to the order (correlation) and to the event that asked for it (causation). */
-function causedBy(
-  recorded: RecordedEvent,
-  orderId: string,
-  schemaVersion: number,
-): EventMetadataInput {
-  const { traceparent, tracestate } = recorded.metadata;
-  return {
-    correlationId: orderId,
-    causationId: recorded.id,
-    schemaVersion,
-    ...(traceparent === undefined ? {} : { traceparent }),
-    ...(tracestate === undefined ? {} : { tracestate }),
-  };
 }

@@ -3,10 +3,15 @@
 //   2. if pending, settle it: ask the provider with the attempt's own key and
 //      record the answer; then, if authorized, void it with the attempt's void key;
 //   3. processOnce: mark the attempt voided and enqueue PaymentVoided, with the marker.
-import type { EventOf, OrderCancellationRequested } from '@effectively-once/contracts';
+import {
+  paymentStream,
+  type EventOf,
+  type OrderCancellationRequested,
+} from '@effectively-once/contracts';
 import type { RecordedEvent } from '@effectively-once/event-store';
 import { terminalFailure, type ProcessResult } from '@effectively-once/idempotency';
 import { enqueueEvents } from '@effectively-once/outbox';
+import { outgoingEvent } from '@effectively-once/service-kit';
 import { decideOnAuthorizationAnswer } from '../../domain/authorization.decide.js';
 import {
   decideOnCancellation,
@@ -18,7 +23,6 @@ import { lockOrder } from '../postgres/order-lock.js';
 import { findAttemptByOrder, saveTransition } from '../postgres/payment-attempt.repository.js';
 import { recordCancellation } from '../postgres/payment-cancellation.repository.js';
 import type { PaymentHandlerDeps } from './handler-deps.js';
-import { outgoingPaymentEvent } from './outgoing-event.js';
 import { markProcessed, processPaymentMessage } from './payment-authorization.consumer.js';
 
 type CancellationRequested = EventOf<typeof OrderCancellationRequested>;
@@ -60,7 +64,13 @@ export async function handleCancellationRequested(
     const voided = decideOnVoided({ attempt, now: deps.now() });
     if (voided.kind === 'already_recorded') return voided.kind;
     await saveTransition(trx, { attempt: voided.attempt, from: 'authorized', now: deps.now() });
-    await enqueueEvents(trx, [outgoingPaymentEvent(voided.event, recorded)]);
+    await enqueueEvents(trx, [
+      outgoingEvent({
+        streamName: paymentStream(voided.event.data.orderId),
+        event: voided.event,
+        causedBy: recorded,
+      }),
+    ]);
     return voided.attempt.status;
   });
 }
@@ -105,7 +115,13 @@ async function settlePending(
         return decideOnCancellation({ attempt });
       case 'record':
         await saveTransition(trx, { attempt: decision.attempt, from: 'pending', now: deps.now() });
-        await enqueueEvents(trx, [outgoingPaymentEvent(decision.event, recorded)]);
+        await enqueueEvents(trx, [
+          outgoingEvent({
+            streamName: paymentStream(decision.event.data.orderId),
+            event: decision.event,
+            causedBy: recorded,
+          }),
+        ]);
         return decideOnCancellation({ attempt: decision.attempt });
     }
   });

@@ -5,10 +5,15 @@
 //   1. record the pending attempt, in a transaction of its own;
 //   2. call the provider with the attempt's idempotency key, outside any transaction;
 //   3. processOnce: record the answer and enqueue its event, with the message's marker.
-import type { EventOf, OrderPaymentRequested } from '@effectively-once/contracts';
+import {
+  paymentStream,
+  type EventOf,
+  type OrderPaymentRequested,
+} from '@effectively-once/contracts';
 import type { RecordedEvent } from '@effectively-once/event-store';
 import { terminalFailure, type ProcessResult } from '@effectively-once/idempotency';
 import { enqueueEvents } from '@effectively-once/outbox';
+import { outgoingEvent } from '@effectively-once/service-kit';
 import {
   decideOnAuthorizationAnswer,
   decideOnPaymentRequest,
@@ -23,7 +28,6 @@ import {
 } from '../postgres/payment-attempt.repository.js';
 import { isCancelled } from '../postgres/payment-cancellation.repository.js';
 import type { PaymentHandlerDeps } from './handler-deps.js';
-import { outgoingPaymentEvent } from './outgoing-event.js';
 import { markProcessed, processPaymentMessage } from './payment-authorization.consumer.js';
 
 type PaymentRequested = EventOf<typeof OrderPaymentRequested>;
@@ -99,7 +103,13 @@ async function recordAnswer(
         return decision.kind;
       case 'record':
         await saveTransition(trx, { attempt: decision.attempt, from: 'pending', now: deps.now() });
-        await enqueueEvents(trx, [outgoingPaymentEvent(decision.event, recorded)]);
+        await enqueueEvents(trx, [
+          outgoingEvent({
+            streamName: paymentStream(decision.event.data.orderId),
+            event: decision.event,
+            causedBy: recorded,
+          }),
+        ]);
         return decision.attempt.status;
     }
   });
