@@ -1,4 +1,4 @@
-// `pnpm start` (until the services exist): plays the pattern's failure timeline
+// `pnpm timeline`: plays the pattern's failure timeline
 // against a real PostgreSQL server and prints each step and the final state.
 //
 //   delivery A claims the message and commits, then its process is killed
