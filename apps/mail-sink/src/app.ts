@@ -1,6 +1,9 @@
+import {
+  createHttpServer,
+  registerHealthRoutes,
+  type FastifyZodInstance,
+} from '@effectively-once/service-kit';
 import { registerEmailRoutes } from './adapters/http/emails.routes.js';
-import { registerHealthRoutes } from './adapters/http/health.routes.js';
-import { createHttpServer, type ZodApp } from './adapters/http/http-server.js';
 import type { Mailbox } from './domain/mailbox.js';
 
 export interface AppDeps {
@@ -18,8 +21,11 @@ export interface AppDeps {
  * @example
  * const app = buildApp({ mailbox, smtpListening: () => smtp.listening() });
  */
-export function buildApp(deps: AppDeps): ZodApp {
-  const app = createHttpServer({ logLevel: deps.logLevel });
+export function buildApp(deps: AppDeps): FastifyZodInstance {
+  const app = createHttpServer({
+    service: 'mail-sink',
+    ...(deps.logLevel === undefined ? { logger: false } : { logLevel: deps.logLevel }),
+  });
   registerEmailRoutes(app, deps);
   registerHealthRoutes(app, {
     checks: {

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import {
+  createHttpServer,
+  registerHealthRoutes,
+  type FastifyZodInstance,
+} from '@effectively-once/service-kit';
 import { sql, type Kysely } from 'kysely';
 import { registerAuthorizationRoutes } from './adapters/http/authorizations.routes.js';
-import { registerHealthRoutes } from './adapters/http/health.routes.js';
-import { createHttpServer, type ZodApp } from './adapters/http/http-server.js';
 import { registerLedgerRoutes } from './adapters/http/ledger.routes.js';
 import { createReplyDelay } from './adapters/http/reply-delay.js';
 import type { ProviderDatabase } from './adapters/postgres/provider.database.js';
@@ -28,8 +31,11 @@ export interface AppDeps {
  * const app = buildApp({ db, timeoutDelayMs: 5_000 });
  * const reply = await app.inject({ method: 'GET', url: '/ledger' });
  */
-export function buildApp(deps: AppDeps): ZodApp {
-  const app = createHttpServer({ logLevel: deps.logLevel });
+export function buildApp(deps: AppDeps): FastifyZodInstance {
+  const app = createHttpServer({
+    service: 'payment-provider',
+    ...(deps.logLevel === undefined ? { logger: false } : { logLevel: deps.logLevel }),
+  });
   const replyDelay = createReplyDelay(deps.timeoutDelayMs);
   // Held-back replies end when the server closes, so a shutdown does not wait for them.
   app.addHook('preClose', (done) => {

@@ -58,3 +58,5 @@ export {
   createPostgresEventStore,
   type PostgresEventStoreOptions,
 } from './postgres/postgres-event-store.js';
+// A small utility the outbox relay's polling loop shares with the subscriptions.
+export { Wakeup } from './wakeup.js';

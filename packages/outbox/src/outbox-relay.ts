@@ -1,13 +1,12 @@
 // The relay: moves committed outbox rows to the event store, oldest first,
 // on a notification from the outbox trigger or every poll interval.
-import type { EventStore } from '@effectively-once/event-store';
+import { Wakeup, type EventStore } from '@effectively-once/event-store';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { countPending, lastPendingPosition, pruneSentEvents } from './outbox.repository.js';
 import { outboxView, type OutboxTables } from './outbox.table.js';
 import { sessionLock, transactionLock, type RelayLock, type RelayLog } from './relay-lock.js';
 import { publishUntilDrained, runPollingLoop, type Drain } from './relay-loop.js';
-import { Wakeup } from './wakeup.js';
 
 export { OutboxPublishError } from './outbox-publish-error.js';
 

@@ -1,11 +1,10 @@
 // The relay's working parts: draining the backlog batch by batch, and the
 // loop that keeps doing it, waking on a notification, the poll interval or,
 // after failures, a growing backoff.
-import type { EventStore } from '@effectively-once/event-store';
+import type { EventStore, Wakeup } from '@effectively-once/event-store';
 import { describeError, OutboxPublishError } from './outbox-publish-error.js';
 import { publishBatch } from './publish-batch.js';
 import type { RelayLock, RelayLog } from './relay-lock.js';
-import type { Wakeup } from './wakeup.js';
 
 const MAX_BACKOFF_MS = 10_000;
 

@@ -1,6 +1,7 @@
 // POST /authorizations and POST /authorizations/:authorizationId/void: the
 // HTTP face of the commands, mapping each idempotency outcome to a status.
 import { ProblemDetails } from '@effectively-once/contracts';
+import type { FastifyZodInstance } from '@effectively-once/service-kit';
 import {
   AuthorizationApprovedBody,
   AuthorizationDeclinedBody,
@@ -12,7 +13,6 @@ import {
 import { findAuthorization } from '../postgres/authorization.repository.js';
 import { authorize, voidOnce, type CommandContext } from '../postgres/authorizations.commands.js';
 import type { IdempotentResult } from '../postgres/idempotent-request.js';
-import type { ZodApp } from './http-server.js';
 import {
   authorizationNotFound,
   idempotencyKeyRequired,
@@ -58,7 +58,10 @@ const problems = {
   503: ProblemDetails,
 };
 
-export function registerAuthorizationRoutes(app: ZodApp, deps: AuthorizationRoutesDeps): void {
+export function registerAuthorizationRoutes(
+  app: FastifyZodInstance,
+  deps: AuthorizationRoutesDeps,
+): void {
   app.post(
     '/authorizations',
     {

@@ -1,5 +1,5 @@
 // The provider's error catalogue: every problem it answers with, by code.
-import { ProblemError } from './problem-details.js';
+import { ProblemError } from '@effectively-once/service-kit';
 
 export const idempotencyKeyRequired = (): ProblemError =>
   new ProblemError({
