@@ -10,6 +10,7 @@ import {
   onShutdownSignal,
   openServiceEventStore,
   startConsumer,
+  registerParkedMessageRoutes,
 } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
 import type { InventoryDatabase } from './adapters/postgres/database.js';
@@ -28,6 +29,11 @@ const store = openServiceEventStore(config);
 const metrics = createServiceMetrics({ service: config.service });
 const now = (): Date => new Date();
 const app = buildApp({ db, store, metrics, logLevel: config.logLevel });
+registerParkedMessageRoutes(app, {
+  store,
+  consumer: CONSUMERS.inventoryReservation,
+  adminToken: config.adminToken,
+});
 
 metrics.trackMarkerRows({
   consumer: CONSUMERS.inventoryReservation,

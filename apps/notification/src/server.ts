@@ -1,11 +1,13 @@
 // Composition root: the one place that reads the configuration, opens
 // connections and starts the workers and the HTTP server.
 // Run: `node --import tsx apps/notification/src/server.ts`.
+import { CONSUMERS } from '@effectively-once/contracts';
 import { connect, migrateToLatest } from '@effectively-once/postgres';
 import {
   createServiceMetrics,
   onShutdownSignal,
   openServiceEventStore,
+  registerParkedMessageRoutes,
 } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
 import type { NotificationDatabase } from './adapters/postgres/database.js';
@@ -27,6 +29,11 @@ const mailer = createSmtpMailer({
   timeoutMs: config.SMTP_TIMEOUT_MS,
 });
 const app = buildApp({ db, store, metrics, logLevel: config.logLevel });
+registerParkedMessageRoutes(app, {
+  store,
+  consumer: CONSUMERS.notificationEmail,
+  adminToken: config.adminToken,
+});
 const workers = startWorkers({
   db,
   databaseUrl: config.databaseUrl,

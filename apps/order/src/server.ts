@@ -1,10 +1,12 @@
 // The order service's composition root: `node --import tsx apps/order/src/server.ts`.
+import { CONSUMERS } from '@effectively-once/contracts';
 import { idempotencyMigrations } from '@effectively-once/idempotency';
 import { combineMigrations, connect, migrateToLatest } from '@effectively-once/postgres';
 import {
   createServiceMetrics,
   onShutdownSignal,
   openServiceEventStore,
+  registerParkedMessageRoutes,
 } from '@effectively-once/service-kit';
 import { orderMigrations } from './adapters/postgres/migrations/index.js';
 import type { OrderDatabase } from './adapters/postgres/order.database.js';
@@ -28,6 +30,11 @@ const store = openServiceEventStore(config);
 const metrics = createServiceMetrics({ service: config.service });
 const deps = { db, store, metrics, now: (): Date => new Date() };
 const app = buildApp(deps, { logLevel: config.logLevel });
+registerParkedMessageRoutes(app, {
+  store,
+  consumer: CONSUMERS.orderSaga,
+  adminToken: config.adminToken,
+});
 const consumer = startOrderSaga({ deps, log: app.log });
 
 await app.listen({ host: config.host, port: config.port });

@@ -8,6 +8,7 @@ import {
   onShutdownSignal,
   openServiceEventStore,
   startConsumer,
+  registerParkedMessageRoutes,
 } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
 import { buildApp } from './app.js';
@@ -31,6 +32,11 @@ const consumerName = CONSUMERS.paymentAuthorization;
 metrics.trackMarkerRows({ consumer: consumerName, count: () => countMarkers(db, consumerName) });
 
 const app = buildApp({ db, store, metrics, logLevel: config.logLevel });
+registerParkedMessageRoutes(app, {
+  store,
+  consumer: CONSUMERS.paymentAuthorization,
+  adminToken: config.adminToken,
+});
 const handlerDeps: PaymentHandlerDeps = {
   db,
   provider: createPaymentProviderClient({

@@ -42,7 +42,15 @@ export type SupervisorConfig = z.output<typeof SupervisorEnv> & {
 };
 
 /** Passed through to every child as is. DATABASE_URL is not: each child gets its own database's URL. */
-const INHERITED = ['PATH', 'HOME', 'TMPDIR', 'NODE_OPTIONS', 'EVENTSTORE_CONNECTION_STRING'];
+const INHERITED = [
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'NODE_OPTIONS',
+  'EVENTSTORE_CONNECTION_STRING',
+  // The services' /admin routes (parked messages) exist only when it is set.
+  'ADMIN_TOKEN',
+];
 
 /**
  * Reads and validates the supervisor's settings; a bad value fails with its name and the rule.

@@ -22,6 +22,8 @@ export interface ServiceConfig {
   eventStore: EventStoreConfig;
   /** The embedded event store's database; undefined when EventStoreDB is used. */
   eventStoreDatabaseUrl: string | undefined;
+  /** Bearer token of the /admin routes; without it they do not exist. */
+  adminToken: string | undefined;
 }
 
 const postgresUrl = z
@@ -43,6 +45,7 @@ const baseEnv = (defaultPort: number) =>
     DATABASE_URL: postgresUrl,
     EVENT_STORE_DATABASE_URL: postgresUrl.optional(),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   });
 
 /** An empty variable (`PORT=`) counts as unset, as a shell user expects. */
@@ -117,7 +120,8 @@ export function loadServiceConfig<Shape extends z.ZodRawShape>(input: {
   ) {
     throw new Error(`Invalid configuration of ${input.service}: ${problems.join('; ')}.`);
   }
-  const { HOST, PORT, DATABASE_URL, EVENT_STORE_DATABASE_URL, LOG_LEVEL } = parsedBase.data;
+  const { HOST, PORT, DATABASE_URL, EVENT_STORE_DATABASE_URL, LOG_LEVEL, ADMIN_TOKEN } =
+    parsedBase.data;
   return {
     ...parsedExtra.data,
     service: input.service,
@@ -127,6 +131,7 @@ export function loadServiceConfig<Shape extends z.ZodRawShape>(input: {
     logLevel: LOG_LEVEL,
     eventStore: eventStore.config,
     eventStoreDatabaseUrl: EVENT_STORE_DATABASE_URL,
+    adminToken: ADMIN_TOKEN,
   };
 }
 

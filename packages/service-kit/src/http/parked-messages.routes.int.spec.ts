@@ -1,0 +1,95 @@
+// The parked-message routes against the real embedded event store: a message
+// parked with its reason is listed without its payload, and a replay delivers
+// it again with its original event id. Without a token the routes do not exist.
+import { createPostgresEventStore, eventStoreMigrations } from '@effectively-once/event-store';
+import { newEvents, receive, uniqueName } from '@effectively-once/event-store/testing';
+import { createTestDatabase } from '@effectively-once/postgres/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createHttpServer } from './create-http-server.js';
+import { registerParkedMessageRoutes } from './parked-messages.routes.js';
+
+const { url } = await createTestDatabase(eventStoreMigrations);
+const store = createPostgresEventStore({ url, pollIntervalMs: 100 });
+afterAll(() => store.close());
+const adminToken = 'a-token-of-sixteen-or-more';
+const bearer = { authorization: `Bearer ${adminToken}` };
+
+describe('parked-message routes', () => {
+  it('given a parked message, lists it with its reason, then replays it with its original id', async () => {
+    // Given a consumer that parked one message
+    const consumer = uniqueName('parking');
+    const stream = uniqueName('parked');
+    await store.createSubscriptionGroup(consumer, {
+      filter: { kind: 'stream_prefix', prefixes: [stream] },
+      startFrom: 'start',
+    });
+    const [event] = newEvents(1);
+    if (event === undefined) throw new Error('no event');
+    await store.appendToStream(stream, [event], { expectedRevision: 'no_stream' });
+    const deliveries = receive(store.subscribeToGroup(consumer));
+    const first = await deliveries.next();
+    await first.nack('park', 'Invalid OrderPlaced payload: items.0.quantity too small.');
+    const app = createHttpServer({ service: 'test', logger: false });
+    registerParkedMessageRoutes(app, { store, consumer, adminToken });
+
+    // When an operator lists the parked messages
+    const listed = await app.inject({ method: 'GET', url: '/admin/parked', headers: bearer });
+
+    // Then it is there with its reason, and no payload
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json()).toEqual({
+      consumer,
+      parked: [
+        {
+          eventId: event.id,
+          type: event.type,
+          streamName: stream,
+          reason: 'Invalid OrderPlaced payload: items.0.quantity too small.',
+        },
+      ],
+    });
+
+    // When the operator replays them
+    const replay = await app.inject({
+      method: 'POST',
+      url: '/admin/parked/replay',
+      headers: bearer,
+    });
+
+    // Then the same event comes back to the consumer, and nothing is left parked
+    expect(replay.json()).toEqual({ consumer, replayed: 1 });
+    const again = await deliveries.next();
+    expect(again.event.id).toBe(event.id);
+    await again.ack();
+    expect(await store.listParkedMessages(consumer)).toEqual([]);
+    await app.close();
+  });
+
+  it('refuses a call without the token (401) or with another (403)', async () => {
+    const app = createHttpServer({ service: 'test', logger: false });
+    registerParkedMessageRoutes(app, { store, consumer: uniqueName('c'), adminToken });
+
+    const missing = await app.inject({ method: 'GET', url: '/admin/parked' });
+    const wrong = await app.inject({
+      method: 'POST',
+      url: '/admin/parked/replay',
+      headers: { authorization: 'Bearer not-the-admin-token' },
+    });
+
+    expect(missing.statusCode).toBe(401);
+    expect(missing.json()).toMatchObject({ code: 'ADMIN_TOKEN_REQUIRED' });
+    expect(wrong.statusCode).toBe(403);
+    expect(wrong.json()).toMatchObject({ code: 'ADMIN_TOKEN_INVALID' });
+    await app.close();
+  });
+
+  it('does not exist when the service was started without an admin token', async () => {
+    const app = createHttpServer({ service: 'test', logger: false });
+    registerParkedMessageRoutes(app, { store, consumer: uniqueName('c'), adminToken: undefined });
+
+    const response = await app.inject({ method: 'GET', url: '/admin/parked', headers: bearer });
+
+    expect(response.statusCode).toBe(404);
+    await app.close();
+  });
+});

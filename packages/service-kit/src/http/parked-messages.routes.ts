@@ -1,0 +1,86 @@
+// The operator's view of a consumer's parked messages (terminal failures set
+// aside with their reason) and the way back: replay them, with their original
+// event ids, once the cause is fixed. A replayed message that had in fact
+// committed is a duplicate, a no-op, so a replay can never apply twice.
+// Only registered when ADMIN_TOKEN is set; every call must carry it.
+import { timingSafeEqual } from 'node:crypto';
+import type { EventStore } from '@effectively-once/event-store';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { FastifyZodInstance } from './create-http-server.js';
+import { ProblemError } from './problem.js';
+
+const ParkedList = z.object({
+  consumer: z.string(),
+  parked: z.array(
+    z.object({
+      eventId: z.string(),
+      type: z.string(),
+      streamName: z.string(),
+      reason: z.string().nullable(),
+    }),
+  ),
+});
+const Replayed = z.object({ consumer: z.string(), replayed: z.number().int().nonnegative() });
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function authorize(request: FastifyRequest, adminToken: string): void {
+  const header = request.headers.authorization;
+  if (header === undefined || !header.startsWith('Bearer ')) {
+    throw new ProblemError({
+      status: 401,
+      code: 'ADMIN_TOKEN_REQUIRED',
+      title: 'Admin token required',
+      detail:
+        'Send the ADMIN_TOKEN the service was started with as "Authorization: Bearer <token>".',
+    });
+  }
+  if (!sameToken(header.slice('Bearer '.length), adminToken)) {
+    throw new ProblemError({
+      status: 403,
+      code: 'ADMIN_TOKEN_INVALID',
+      title: 'Admin token invalid',
+      detail: 'The bearer token is not this service\u2019s ADMIN_TOKEN.',
+    });
+  }
+}
+
+/**
+ * GET /admin/parked lists the consumer's parked messages (ids, types and
+ * reasons, never payloads); POST /admin/parked/replay makes them deliverable
+ * again with their original ids. Nothing is registered without a token.
+ *
+ * @example
+ * registerParkedMessageRoutes(app, { store, consumer: CONSUMERS.inventoryReservation, adminToken: config.adminToken });
+ */
+export function registerParkedMessageRoutes(
+  app: FastifyZodInstance,
+  input: { store: EventStore; consumer: string; adminToken: string | undefined },
+): void {
+  const { store, consumer, adminToken } = input;
+  if (adminToken === undefined) return;
+  app.get('/admin/parked', { schema: { response: { 200: ParkedList } } }, async (request) => {
+    authorize(request, adminToken);
+    const parked = await store.listParkedMessages(consumer);
+    return {
+      consumer,
+      parked: parked.map(({ event, reason }) => ({
+        eventId: event.id,
+        type: event.type,
+        streamName: event.streamName,
+        reason: reason ?? null,
+      })),
+    };
+  });
+  app.post('/admin/parked/replay', { schema: { response: { 200: Replayed } } }, async (request) => {
+    authorize(request, adminToken);
+    const replayed = (await store.listParkedMessages(consumer)).length;
+    await store.replayParkedMessages(consumer);
+    return { consumer, replayed };
+  });
+}
