@@ -2,10 +2,7 @@
 // wires the real ones, tests pass their own and call inject.
 import type { EventStore } from '@effectively-once/event-store';
 import {
-  createHttpServer,
-  registerHealthRoutes,
-  registerMetricsRoute,
-  serviceReadinessChecks,
+  createServiceApp,
   type FastifyZodInstance,
   type ServiceMetrics,
 } from '@effectively-once/service-kit';
@@ -28,15 +25,14 @@ export interface InventoryAppDeps {
  * const response = await app.inject({ method: 'GET', url: '/inventory/SKU-MUG' });
  */
 export function buildApp(deps: InventoryAppDeps): FastifyZodInstance {
-  const app = createHttpServer({
+  const app = createServiceApp({
     service: 'inventory',
-    ...(deps.logLevel === undefined ? {} : { logLevel: deps.logLevel }),
-    ...(deps.logger === undefined ? {} : { logger: deps.logger }),
+    db: deps.db,
+    store: deps.store,
+    metrics: deps.metrics,
+    logLevel: deps.logLevel,
+    logger: deps.logger,
   });
-  registerHealthRoutes(app, {
-    checks: serviceReadinessChecks({ service: 'inventory', db: deps.db, store: deps.store }),
-  });
-  registerMetricsRoute(app, deps.metrics);
   registerInventoryRoutes(app, deps);
   return app;
 }

@@ -2,10 +2,7 @@
 // tests build it and call `inject` with no port and no process.
 import type { EventStore } from '@effectively-once/event-store';
 import {
-  createHttpServer,
-  registerHealthRoutes,
-  registerMetricsRoute,
-  serviceReadinessChecks,
+  createServiceApp,
   type FastifyZodInstance,
   type ServiceMetrics,
 } from '@effectively-once/service-kit';
@@ -27,15 +24,14 @@ export interface AppDeps {
  * const response = await app.inject({ url: `/notifications?orderId=${orderId}` });
  */
 export function buildApp(deps: AppDeps): FastifyZodInstance {
-  const app = createHttpServer({
+  const app = createServiceApp({
     service: 'notification',
-    ...(deps.logLevel === undefined ? {} : { logLevel: deps.logLevel }),
-    ...(deps.logger === undefined ? {} : { logger: deps.logger }),
+    db: deps.db,
+    store: deps.store,
+    metrics: deps.metrics,
+    logLevel: deps.logLevel,
+    logger: deps.logger,
   });
-  registerHealthRoutes(app, {
-    checks: serviceReadinessChecks({ service: 'notification', db: deps.db, store: deps.store }),
-  });
-  registerMetricsRoute(app, deps.metrics);
   registerNotificationRoutes(app, deps);
   return app;
 }

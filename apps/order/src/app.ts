@@ -1,12 +1,6 @@
 // The order service's HTTP application, built from injected dependencies so
 // tests build it on their own database and call `inject`.
-import {
-  createHttpServer,
-  registerHealthRoutes,
-  registerMetricsRoute,
-  serviceReadinessChecks,
-  type FastifyZodInstance,
-} from '@effectively-once/service-kit';
+import { createServiceApp, type FastifyZodInstance } from '@effectively-once/service-kit';
 import { registerOrderRoutes } from './adapters/http/orders.routes.js';
 import { ORDER_SERVICE } from './config.js';
 import type { OrderServiceDeps } from './order-service.deps.js';
@@ -22,11 +16,7 @@ export function buildApp(
   deps: OrderServiceDeps,
   options: { logLevel?: string; logger?: boolean } = {},
 ): FastifyZodInstance {
-  const app = createHttpServer({ service: ORDER_SERVICE, ...options });
-  registerHealthRoutes(app, {
-    checks: serviceReadinessChecks({ service: ORDER_SERVICE, db: deps.db, store: deps.store }),
-  });
-  registerMetricsRoute(app, deps.metrics);
+  const app = createServiceApp({ service: ORDER_SERVICE, ...deps, ...options });
   registerOrderRoutes(app, deps);
   return app;
 }

@@ -2,10 +2,7 @@
 // listens with it, tests call `inject` on it.
 import type { EventStore } from '@effectively-once/event-store';
 import {
-  createHttpServer,
-  registerHealthRoutes,
-  registerMetricsRoute,
-  serviceReadinessChecks,
+  createServiceApp,
   type FastifyZodInstance,
   type ServiceMetrics,
 } from '@effectively-once/service-kit';
@@ -28,15 +25,14 @@ export interface PaymentAppDeps {
  * const reply = await app.inject({ method: 'GET', url: `/payments/${orderId}` });
  */
 export function buildApp(deps: PaymentAppDeps): FastifyZodInstance {
-  const app = createHttpServer({
+  const app = createServiceApp({
     service: 'payment',
-    ...(deps.logLevel === undefined ? {} : { logLevel: deps.logLevel }),
-    ...(deps.logger === undefined ? {} : { logger: deps.logger }),
+    db: deps.db,
+    store: deps.store,
+    metrics: deps.metrics,
+    logLevel: deps.logLevel,
+    logger: deps.logger,
   });
-  registerHealthRoutes(app, {
-    checks: serviceReadinessChecks({ service: 'payment', db: deps.db, store: deps.store }),
-  });
-  registerMetricsRoute(app, deps.metrics);
   registerPaymentRoutes(app, { db: deps.db });
   return app;
 }

@@ -16,6 +16,7 @@ export { traceIdOf } from './consumer/trace-id.js';
 export { createHttpServer, type FastifyZodInstance } from './http/create-http-server.js';
 export { registerHealthRoutes } from './http/health.routes.js';
 export { serviceReadinessChecks } from './http/readiness-checks.js';
+export { createServiceApp } from './http/create-service-app.js';
 export {
   PROBLEM_CONTENT_TYPE,
   problem,
