@@ -34,6 +34,16 @@ export {
   type ProcessBatchOnceOptions,
 } from './process-batch-once.js';
 export {
+  activeProcessingProbe,
+  MARKER_MISTAKES,
+  PROBE_POINTS,
+  withProcessingProbe,
+  type MarkerMistake,
+  type ProbeContext,
+  type ProbePoint,
+  type ProcessingProbe,
+} from './probe/processing-probe.js';
+export {
   processOnce,
   type ProcessOnceOptions,
   type ProcessResult,

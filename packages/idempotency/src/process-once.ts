@@ -1,10 +1,13 @@
 import type { Kysely, Transaction } from 'kysely';
-import { claimMessage } from './claim.js';
+import { attemptOnce, type Attempt, type AttemptResult } from './attempt-once.js';
 import type { Consumer } from './consumer.js';
 import { toConsumerFailure } from './consumer-failure.js';
 import { assertMessageRef, type MessageRef } from './message.js';
 import { notify, type Outcome, type OutcomeListener } from './outcome.js';
-import { markerView, type IdempotencyTables } from './processed-message.table.js';
+import { MISTAKEN_ATTEMPTS } from './mistakes/index.js';
+import { activeProcessingProbe } from './probe/processing-probe.js';
+import { reachFor } from './probe/reach.js';
+import type { IdempotencyTables } from './processed-message.table.js';
 import { runWithTransactionRetry } from './transaction-retry.js';
 
 /** The caller's business change; it runs only in a transaction that owns the claim. */
@@ -33,26 +36,28 @@ export interface ProcessOnceOptions<Database extends IdempotencyTables, Result> 
   claimWaitThresholdMs?: number;
 }
 
-type AttemptResult<Result> =
-  { outcome: 'applied'; result: Result } | { outcome: 'duplicate'; detectedBy: 'marker' };
-
 const DEFAULT_CLAIM_WAIT_THRESHOLD_MS = 20;
 
-async function attemptOnce<Database extends IdempotencyTables, Result>(
+/**
+ * The attempt to run, given its number: today's correct path, unchanged when
+ * no probe is active; in the lab, the same path telling the probe where it is,
+ * or the flow of the mistake switched on for this consumer.
+ */
+function chooseAttempt<Database extends IdempotencyTables, Result>(
   options: ProcessOnceOptions<Database, Result>,
   timeClaim: (ms: number) => void,
-): Promise<AttemptResult<Result>> {
+): (attemptNumber: number) => Promise<AttemptResult<Result>> {
   const { db, consumer, message, work } = options;
-  return db
-    .transaction()
-    .setIsolationLevel(consumer.isolation)
-    .execute(async (trx) => {
-      const claimStartedAt = performance.now();
-      const owned = await claimMessage(markerView(trx), consumer.name, message.id);
-      timeClaim(performance.now() - claimStartedAt);
-      if (!owned) return { outcome: 'duplicate', detectedBy: 'marker' } as const;
-      return { outcome: 'applied', result: await work(trx, message) } as const;
-    });
+  const attempt: Attempt<Database, Result> = { db, consumer, message, work, timeClaim };
+  const probe = activeProcessingProbe();
+  if (probe === undefined) return () => attemptOnce(attempt);
+  // Read once per call: a switch flipped mid-retry does not change the flow.
+  const mistake = probe.markerMistake(consumer.name);
+  return (attemptNumber) => {
+    const at = { consumer: consumer.name, message, attempt: attemptNumber };
+    const probed = { ...attempt, reach: reachFor<Database>(probe, at) };
+    return mistake === undefined ? attemptOnce(probed) : MISTAKEN_ATTEMPTS[mistake](probed);
+  };
 }
 
 /**
@@ -65,6 +70,10 @@ async function attemptOnce<Database extends IdempotencyTables, Result>(
  * the consumer's retry policy. Every other failure rolls back and is thrown as
  * a {@link ConsumerFailure}, retryable or terminal. Acknowledge the delivery
  * only after this resolves (see `settleDelivery`).
+ *
+ * In the failure laboratory a probe installed with `withProcessingProbe` hears
+ * each point (before-claim, after-claim, after-business) and may switch one of
+ * the teaching mistakes on for this consumer; without a probe none of it runs.
  *
  * @example
  * const result = await processOnce({
@@ -98,8 +107,9 @@ export async function processOnce<Database extends IdempotencyTables, Result>(
     report('terminal_failure', 0, error instanceof Error ? error.message : String(error));
     throw error;
   }
-  const run = await runWithTransactionRetry(consumer, () =>
-    attemptOnce(options, (ms) => (claimMs = ms)),
+  const run = await runWithTransactionRetry(
+    consumer,
+    chooseAttempt(options, (ms) => (claimMs = ms)),
   );
   if (run.ok) {
     report(run.value.outcome, run.attempts);

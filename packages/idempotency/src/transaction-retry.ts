@@ -11,14 +11,15 @@ export type RetryOutcome<T> =
  * Never a single statement: after such an error PostgreSQL has aborted the
  * transaction, so only a fresh one (claim, work, commit) can succeed. Bounded
  * by the consumer's retry policy, with jittered backoff between attempts.
+ * `transaction` is told its 1-based attempt number.
  */
 export async function runWithTransactionRetry<T>(
   consumer: Consumer,
-  transaction: () => Promise<T>,
+  transaction: (attempt: number) => Promise<T>,
 ): Promise<RetryOutcome<T>> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return { ok: true, value: await transaction(), attempts: attempt };
+      return { ok: true, value: await transaction(attempt), attempts: attempt };
     } catch (error) {
       const failure = classifyFailure(error, consumer.businessKeys);
       if (failure.kind !== 'retry-transaction' || attempt >= consumer.retry.maxAttempts) {

@@ -4,3 +4,13 @@ export { assertIdempotent } from './assert-idempotent.js';
 export { assertRaceSafe, type RaceSetup } from './assert-race-safe.js';
 export { markerCount, type ConsumerCheck } from './consumer-check.js';
 export { recordingDelivery, type RecordingDelivery } from './recording-delivery.js';
+// For the failure laboratory's tests: a probe that records the points reached,
+// and the two "restarts" the in-process mistakes need to show their damage.
+export { forgetInMemoryMarkers } from '../mistakes/in-memory-cache.js';
+export { setInstanceIdForTesting } from '../mistakes/per-instance-consumer-name.js';
+export {
+  recordingProbe,
+  type ProbeVisit,
+  type RecordingProbe,
+  type RecordingProbeOptions,
+} from './recording-probe.js';
