@@ -8,5 +8,5 @@ export {
 } from './outbox-relay.js';
 export { pruneSentEvents, type PruneSentOptions } from './outbox.repository.js';
 export { outboxView, type OutboxRow, type OutboxTable, type OutboxTables } from './outbox.table.js';
-export type { StreamFailure } from './publish-batch.js';
+export type { AfterAppend, AppendedOutboxRow, StreamFailure } from './publish-batch.js';
 export type { RelayLog } from './relay-lock.js';

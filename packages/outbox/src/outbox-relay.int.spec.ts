@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { EventStoreError } from '@effectively-once/event-store';
 import { describe, expect, it } from 'vitest';
 import { OutboxPublishError, startOutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';
 import { countPending, pruneSentEvents } from './outbox.repository.js';
+import type { AppendedOutboxRow } from './publish-batch.js';
 import type { OutboxTables } from './outbox.table.js';
 import {
   enqueueCommitted,
@@ -150,6 +152,42 @@ describe('the outbox relay', () => {
       { ids: [first], outcome: 'ok' },
       { ids: [second], outcome: 'ok' },
     ]);
+  });
+
+  it('awaits afterAppend between the append and the mark: a throwing hook leaves the row unsent, and the next flush stores it once', async () => {
+    // Given a relay whose afterAppend fails the first time
+    const streamName = newStream('order');
+    const orderId = randomUUID();
+    const seen: AppendedOutboxRow[] = [];
+    const stored: string[][] = [];
+    let failures = 1;
+    const afterAppend = async (row: AppendedOutboxRow) => {
+      if (row.streamName !== streamName) return; // rows other tests left
+      seen.push(row);
+      // What the store holds at this point: the hook runs after the append resolved.
+      stored.push(await streamEventIds(store, streamName));
+      if (failures-- > 0) throw new Error('crash at after-relay-append');
+    };
+    let eventId: string | undefined;
+
+    await withRelay({ afterAppend }, async (relay) => {
+      // When a row of an order is flushed, its event is stored but the row stays unsent
+      [eventId] = await enqueueCommitted(db, [
+        { ...thingHappened(streamName, 0), metadata: { correlationId: orderId } },
+      ]);
+      await expect(relay.flush()).rejects.toThrow(/crash at after-relay-append/);
+      expect(await unsentIds(streamName)).toEqual([eventId]);
+
+      // And the next flush appends the same event id again
+      await relay.flush();
+    });
+
+    // Then the hook saw the row twice, the stream holds the event once, and the row is sent
+    const row = { eventId, streamName, type: 'ThingHappened', orderId };
+    expect(seen).toEqual([row, row]);
+    expect(stored).toEqual([[eventId], [eventId]]);
+    expect(await streamEventIds(store, streamName)).toEqual([eventId]);
+    expect(await unsentIds(streamName)).toEqual([]);
   });
 
   it('appends again, harmlessly, a whole batch whose marks were lost', async () => {

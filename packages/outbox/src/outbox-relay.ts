@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { countPending, lastPendingPosition, pruneSentEvents } from './outbox.repository.js';
 import { outboxView, type OutboxTables } from './outbox.table.js';
 import { sessionLock, transactionLock, type RelayLock, type RelayLog } from './relay-lock.js';
+import type { AfterAppend } from './publish-batch.js';
 import { publishUntilDrained, runPollingLoop, type Drain } from './relay-loop.js';
 
 export { OutboxPublishError } from './outbox-publish-error.js';
@@ -33,6 +34,13 @@ export interface OutboxRelayOptions<Database extends OutboxTables> {
   retentionMs?: number | false;
   /** Called with the number of events each batch published: for a metric, and for tests to wait on. */
   onPublished?: (count: number) => void;
+  /**
+   * Awaited for each row after the store accepted its event and before the
+   * row is marked sent: the failure lab's after-relay-append point. If it
+   * throws (or the process dies in it), the row stays unsent and is appended
+   * again later, which the store accepts as a no-op. None outside the lab.
+   */
+  afterAppend?: AfterAppend | undefined;
 }
 
 export interface OutboxRelay {
@@ -152,9 +160,16 @@ export function startOutboxRelay<Database extends OutboxTables>(
   const publishPending = (upTo?: number) =>
     exclusive(async () => {
       if (lockClosed) throw closedError();
-      const { store, onPublished } = options;
+      const { store, onPublished, afterAppend } = options;
       const { batchSize } = settings;
-      const result = await publishUntilDrained({ lock, store, batchSize, upTo, onPublished });
+      const result = await publishUntilDrained({
+        lock,
+        store,
+        batchSize,
+        upTo,
+        onPublished,
+        afterAppend,
+      });
       if (result.drained) await pruneIfDue();
       return result;
     });

@@ -5,6 +5,18 @@ import type { Kysely } from 'kysely';
 import { markSent, readUnsent, type UnsentRow } from './outbox.repository.js';
 import type { OutboxTables } from './outbox.table.js';
 
+/** A row whose event the store has just accepted, as `afterAppend` sees it: ids, never the payload. */
+export interface AppendedOutboxRow {
+  eventId: string;
+  streamName: string;
+  type: string;
+  /** The event's correlation id: the order, for every event of an order. */
+  orderId: string | undefined;
+}
+
+/** Runs after the store accepted a row's event and before the row is marked sent (the failure lab's after-relay-append). */
+export type AfterAppend = (row: AppendedOutboxRow) => Promise<void>;
+
 export interface StreamFailure {
   streamName: string;
   error: unknown;
@@ -20,6 +32,22 @@ export interface BatchResult {
 
 function toNewEvent(row: UnsentRow): NewEvent {
   return { id: row.event_id, type: row.event_type, data: row.data, metadata: row.metadata };
+}
+
+function toAppendedRow(row: UnsentRow): AppendedOutboxRow {
+  const correlationId: unknown = row.metadata.correlationId;
+  return {
+    eventId: row.event_id,
+    streamName: row.stream_name,
+    type: row.event_type,
+    orderId: typeof correlationId === 'string' ? correlationId : undefined,
+  };
+}
+
+/** Calls the hook for each appended row, in order; nothing at all without one. */
+async function appended(afterAppend: AfterAppend | undefined, rows: readonly UnsentRow[]) {
+  if (afterAppend === undefined) return;
+  for (const row of rows) await afterAppend(toAppendedRow(row));
 }
 
 /** Rows by stream, each stream's rows in position order, streams in order of first appearance. */
@@ -53,6 +81,7 @@ interface StreamInput {
   store: EventStore;
   streamName: string;
   rows: readonly UnsentRow[];
+  afterAppend: AfterAppend | undefined;
 }
 
 /**
@@ -63,13 +92,14 @@ interface StreamInput {
  * failure, leaving that row and the stream's later rows unsent.
  */
 async function publishStream(input: StreamInput, marked: (count: number) => void): Promise<void> {
-  const { db, store, streamName, rows } = input;
+  const { db, store, streamName, rows, afterAppend } = input;
   try {
     await store.appendToStream(streamName, rows.map(toNewEvent), { expectedRevision: 'any' });
   } catch (error) {
     if (!isPartlyRepeatedAppend(error)) throw error;
     for (const row of rows) {
       await store.appendToStream(streamName, [toNewEvent(row)], { expectedRevision: 'any' });
+      await appended(afterAppend, [row]);
       await markSent(db, [row.position]);
       marked(1);
     }
@@ -77,6 +107,7 @@ async function publishStream(input: StreamInput, marked: (count: number) => void
   }
   // A crash here leaves the rows unsent although their events are stored:
   // the next relay appends them again, which the store accepts as a no-op.
+  await appended(afterAppend, rows);
   await markSent(
     db,
     rows.map((row) => row.position),
@@ -94,13 +125,14 @@ export async function publishBatch(input: {
   store: EventStore;
   limit: number;
   upTo: number | undefined;
+  afterAppend?: AfterAppend | undefined;
 }): Promise<BatchResult> {
-  const { db, store } = input;
+  const { db, store, afterAppend } = input;
   const rows = await readUnsent(db, { limit: input.limit, upTo: input.upTo });
   const result: BatchResult = { read: rows.length, published: 0, failures: [] };
   for (const [streamName, streamRows] of byStream(rows)) {
     try {
-      await publishStream({ db, store, streamName, rows: streamRows }, (count) => {
+      await publishStream({ db, store, streamName, rows: streamRows, afterAppend }, (count) => {
         result.published += count;
       });
     } catch (error) {

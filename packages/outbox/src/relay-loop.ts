@@ -3,7 +3,7 @@
 // after failures, a growing backoff.
 import type { EventStore, Wakeup } from '@effectively-once/event-store';
 import { describeError, OutboxPublishError } from './outbox-publish-error.js';
-import { publishBatch } from './publish-batch.js';
+import { publishBatch, type AfterAppend } from './publish-batch.js';
 import type { RelayLock, RelayLog } from './relay-lock.js';
 
 const MAX_BACKOFF_MS = 10_000;
@@ -24,12 +24,13 @@ export async function publishUntilDrained(input: {
   batchSize: number;
   upTo: number | undefined;
   onPublished: ((count: number) => void) | undefined;
+  afterAppend?: AfterAppend | undefined;
 }): Promise<Drain> {
-  const { lock, store, batchSize, upTo } = input;
+  const { lock, store, batchSize, upTo, afterAppend } = input;
   let published = 0;
   for (;;) {
     const batch = await lock.withLock((locked) =>
-      publishBatch({ db: locked, store, limit: batchSize, upTo }),
+      publishBatch({ db: locked, store, limit: batchSize, upTo, afterAppend }),
     );
     if (batch === undefined) return { drained: false, published };
     published += batch.published;

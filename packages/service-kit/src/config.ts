@@ -7,6 +7,12 @@ import {
   type EventStoreConfig,
 } from '@effectively-once/event-store';
 import { z } from 'zod';
+import {
+  consumerEnv,
+  toConsumerConfig,
+  type ConsumerConfig,
+} from './consumer/consumer-settings.js';
+import { faultsEnv, toFaultsConfig, type FaultsConfig } from './faults/fault-settings.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -24,6 +30,10 @@ export interface ServiceConfig {
   eventStoreDatabaseUrl: string | undefined;
   /** Bearer token of the /admin routes; without it they do not exist. */
   adminToken: string | undefined;
+  /** Lab mode (FAULTS_ENABLED, FAULTS_TOKEN): off unless both are set. */
+  faults: FaultsConfig;
+  /** Consumer tuning (CONSUMER_CONCURRENCY, CONSUMER_MESSAGE_TIMEOUT_MS, CONSUMER_MAX_RETRY_COUNT). */
+  consumer: ConsumerConfig;
 }
 
 const postgresUrl = z
@@ -57,6 +67,23 @@ function describeIssues(error: z.ZodError): string[] {
   return error.issues.map((issue) => `${issue.path.join('.') || '(env)'} ${issue.message}`);
 }
 
+/** Lab mode and consumer tuning: parsed apart from the rest so each problem is reported whatever else is wrong. */
+const tuningEnv = faultsEnv.extend(consumerEnv.shape);
+
+function tuningProblems(env: NodeJS.ProcessEnv): {
+  config?: { faults: FaultsConfig; consumer: ConsumerConfig };
+  problems: string[];
+} {
+  const parsed = tuningEnv.safeParse(pick(env, Object.keys(tuningEnv.shape)));
+  if (!parsed.success) return { problems: describeIssues(parsed.error) };
+  const faults = toFaultsConfig(parsed.data);
+  if (faults.config === undefined) return { problems: faults.problems };
+  return {
+    config: { faults: faults.config, consumer: toConsumerConfig(parsed.data) },
+    problems: [],
+  };
+}
+
 function eventStoreProblems(
   env: NodeJS.ProcessEnv,
   eventStoreDatabaseUrl: string | undefined,
@@ -80,8 +107,10 @@ function eventStoreProblems(
 
 /**
  * Reads the service's settings: HOST, PORT, DATABASE_URL, EVENT_STORE_DATABASE_URL
- * (or EVENTSTORE_CONNECTION_STRING), LOG_LEVEL, plus the service's own keys in
- * `extra`, named by their environment variable. Every bad or missing value is
+ * (or EVENTSTORE_CONNECTION_STRING), LOG_LEVEL, ADMIN_TOKEN, lab mode
+ * (FAULTS_ENABLED, FAULTS_TOKEN), consumer tuning (CONSUMER_CONCURRENCY,
+ * CONSUMER_MESSAGE_TIMEOUT_MS, CONSUMER_MAX_RETRY_COUNT), plus the service's
+ * own keys in `extra`, named by their environment variable. Every bad or missing value is
  * reported at once, in one Error.
  *
  * @example
@@ -107,8 +136,10 @@ export function loadServiceConfig<Shape extends z.ZodRawShape>(input: {
     env,
     parsedBase.success ? parsedBase.data.EVENT_STORE_DATABASE_URL : undefined,
   );
+  const tuning = tuningProblems(env);
   const problems = [
     ...(parsedBase.success ? [] : describeIssues(parsedBase.error)),
+    ...tuning.problems,
     ...(parsedExtra.success ? [] : describeIssues(parsedExtra.error)),
     ...eventStore.problems,
   ];
@@ -116,6 +147,7 @@ export function loadServiceConfig<Shape extends z.ZodRawShape>(input: {
     !parsedBase.success ||
     !parsedExtra.success ||
     eventStore.config === undefined ||
+    tuning.config === undefined ||
     problems.length > 0
   ) {
     throw new Error(`Invalid configuration of ${input.service}: ${problems.join('; ')}.`);
@@ -132,6 +164,7 @@ export function loadServiceConfig<Shape extends z.ZodRawShape>(input: {
     eventStore: eventStore.config,
     eventStoreDatabaseUrl: EVENT_STORE_DATABASE_URL,
     adminToken: ADMIN_TOKEN,
+    ...tuning.config,
   };
 }
 

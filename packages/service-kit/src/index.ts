@@ -6,11 +6,36 @@ export {
   type ServiceConfig,
 } from './config.js';
 export {
-  DEFAULT_MAX_RETRY_COUNT,
   startConsumer,
   type RunningConsumer,
   type StartConsumerInput,
 } from './consumer/start-consumer.js';
+export {
+  consumerSettings,
+  DEFAULT_CONSUMER_CONFIG,
+  DEFAULT_MAX_RETRY_COUNT,
+  type ConsumerConfig,
+} from './consumer/consumer-settings.js';
+export {
+  deliveryFactsOf,
+  MISTAKES,
+  type DeliveryFacts,
+  type DeliveryProbe,
+  type DeliverySettled,
+  type Mistake,
+} from './consumer/delivery-probe.js';
+export {
+  FAULT_ACTIONS,
+  FAULT_POINTS,
+  noFaults,
+  SERVICE_FAULT_POINTS,
+  type FaultAction,
+  type FaultFacts,
+  type FaultPoint,
+  type FaultPoints,
+  type ServiceFaultPoint,
+} from './faults/fault-points.js';
+export type { FaultsConfig } from './faults/fault-settings.js';
 export type { ConsumerHandler, HandleResult } from './consumer/handle-delivery.js';
 export { traceIdOf } from './consumer/trace-id.js';
 export { createHttpServer, type FastifyZodInstance } from './http/create-http-server.js';
@@ -34,3 +59,7 @@ export {
 export { DEFAULT_SHUTDOWN_TIMEOUT_MS, onShutdownSignal } from './shutdown.js';
 export { outgoingEvent } from './messaging/outgoing-event.js';
 export { registerParkedMessageRoutes } from './http/parked-messages.routes.js';
+export {
+  registerConsumerOperationRoutes,
+  type OperatedConsumer,
+} from './http/consumer-operations.routes.js';

@@ -5,20 +5,40 @@ import {
 } from '@effectively-once/event-store';
 
 /**
- * Creates the consumer's group unless it exists. An existing group keeps the
- * settings it was created with: the filter and start cannot change after
- * creation (as in EventStoreDB), so a new filter needs a new group name.
+ * Creates the consumer's group unless it exists. An existing group takes the
+ * given message timeout and retry count (CONSUMER_MESSAGE_TIMEOUT_MS and
+ * CONSUMER_MAX_RETRY_COUNT), so a restart with new settings applies them, as
+ * the failure lab's short lease needs. Its filter and start cannot change
+ * after creation (as in EventStoreDB), so a new filter needs a new group name.
+ *
+ * The store's port cannot read a group's settings, so the two values are
+ * written whenever the group exists; writing the values it already has
+ * changes nothing on the embedded store. EventStoreDB, though, restarts a
+ * persistent subscription on every update and drops its consumers, so
+ * startConsumer updates once per start (`updateExisting`), not on every
+ * reconnect: two processes would otherwise drop each other forever.
+ *
+ * @example
+ * await ensureSubscriptionGroup({ store, group: 'inventory-demand-v1', settings: parseGroupSettings({ messageTimeoutMs: 3000 }) });
  */
 export async function ensureSubscriptionGroup(input: {
   store: EventStore;
   group: string;
   settings: SubscriptionGroupSettings;
+  /** Write the timeout and retry count into an existing group; true by default. */
+  updateExisting?: boolean;
 }): Promise<void> {
+  const { store, group, settings } = input;
   try {
-    await input.store.createSubscriptionGroup(input.group, input.settings);
+    await store.createSubscriptionGroup(group, settings);
+    return;
   } catch (error) {
-    if (error instanceof SubscriptionGroupError && error.code === 'SUBSCRIPTION_GROUP_EXISTS')
-      return;
-    throw error;
+    if (!(error instanceof SubscriptionGroupError && error.code === 'SUBSCRIPTION_GROUP_EXISTS'))
+      throw error;
   }
+  if (input.updateExisting === false) return;
+  await store.updateSubscriptionGroup(group, {
+    messageTimeoutMs: settings.messageTimeoutMs,
+    maxRetryCount: settings.maxRetryCount,
+  });
 }

@@ -6,9 +6,11 @@ import type { Delivery, RecordedEvent } from '@effectively-once/event-store';
 import { settleDelivery, type ProcessResult, type Settlement } from '@effectively-once/idempotency';
 import type { FastifyBaseLogger } from 'fastify';
 import { inOutcomeScope, type OutcomeScope } from '../metrics/outcome-scope.js';
-import type { MessageOutcome, ServiceMetrics } from '../metrics/service-metrics.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import type { DeliveryProbe } from './delivery-probe.js';
+import { deliveryLogFields, outcomeOf, reportSettlement } from './delivery-report.js';
 import { parseDeliveredEvent } from './parse-delivered-event.js';
-import { traceIdOf } from './trace-id.js';
+import { handleProbedDelivery } from './probed-delivery.js';
 
 /** What a handler returns: processOnce's result, or `ignored` for a type it does not handle. */
 export type HandleResult = ProcessResult<unknown> | { outcome: 'ignored' };
@@ -20,44 +22,8 @@ export interface DeliveryContext {
   handle: ConsumerHandler;
   metrics: ServiceMetrics;
   log: FastifyBaseLogger;
-}
-
-function outcomeOf(settlement: Settlement<HandleResult>): MessageOutcome {
-  if (settlement.action === 'ack') return settlement.result.outcome;
-  return settlement.failure.kind === 'terminal' ? 'terminal_failure' : 'retryable_failure';
-}
-
-/** The fields every line about a delivery carries. */
-export function deliveryLogFields(consumer: string, delivery: Delivery) {
-  const { event } = delivery;
-  return {
-    messageId: event.id,
-    consumer,
-    eventType: event.type,
-    streamName: event.streamName,
-    traceId: traceIdOf(event.metadata),
-    retryCount: delivery.retryCount,
-  };
-}
-
-function logSettlement(
-  context: DeliveryContext,
-  fields: ReturnType<typeof deliveryLogFields>,
-  settlement: Settlement<HandleResult>,
-  durationMs: number,
-): void {
-  const outcome = outcomeOf(settlement);
-  const line = { ...fields, outcome, durationMs: Math.round(durationMs) };
-  if (settlement.action === 'ack') {
-    context.log.info(line, 'delivery acknowledged');
-  } else if (settlement.action === 'retry') {
-    context.log.warn(
-      { ...line, reason: settlement.failure.reason },
-      'delivery handed back for retry',
-    );
-  } else {
-    context.log.error({ ...line, reason: settlement.failure.reason }, 'delivery parked');
-  }
+  /** The failure lab's hook; undefined outside lab mode. */
+  probe?: DeliveryProbe | undefined;
 }
 
 /**
@@ -66,6 +32,9 @@ function logSettlement(
  * message then comes back as a duplicate).
  */
 export async function handleDelivery(context: DeliveryContext, delivery: Delivery): Promise<void> {
+  if (context.probe !== undefined) {
+    return handleProbedDelivery(context, context.probe, delivery);
+  }
   const fields = deliveryLogFields(context.consumer, delivery);
   const scope: OutcomeScope = { reported: false };
   const startedAt = performance.now();
@@ -80,12 +49,15 @@ export async function handleDelivery(context: DeliveryContext, delivery: Deliver
     context.log.error({ ...fields, err: error }, 'could not settle the delivery');
     return;
   }
-  if (!scope.reported) {
-    context.metrics.countDelivery({
-      consumer: context.consumer,
-      eventType: delivery.event.type,
-      outcome: outcomeOf(settlement),
-    });
-  }
-  logSettlement(context, fields, settlement, performance.now() - startedAt);
+  const { log, metrics } = context;
+  reportSettlement(
+    { log, metrics, fields, scope, startedAt },
+    settlement.action === 'ack'
+      ? { action: 'ack', outcome: outcomeOf(settlement) }
+      : {
+          action: settlement.action,
+          outcome: outcomeOf(settlement),
+          reason: settlement.failure.reason,
+        },
+  );
 }

@@ -6,69 +6,34 @@ import { orderStream } from '@effectively-once/contracts';
 import {
   createPostgresEventStore,
   EventStoreUnavailableError,
-  eventStoreMigrations,
   type EventStore,
-  type EventStoreTables,
   type JsonValue,
 } from '@effectively-once/event-store';
 import {
   defineConsumer,
   findMarker,
-  idempotencyMigrations,
   processOnce,
   retryableFailure,
-  type IdempotencyTables,
 } from '@effectively-once/idempotency';
-import { combineMigrations } from '@effectively-once/postgres';
-import { createTestDatabase } from '@effectively-once/postgres/testing';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServiceMetrics, type ServiceMetrics } from '../metrics/service-metrics.js';
-import { recordingLogger, type LogLine } from '../testing/recording-logger.js';
+import {
+  appendToOrder,
+  consumerFixture,
+  groupMessages as groupMessagesOf,
+  orderConfirmed,
+  orderPlaced,
+  settledLine,
+} from '../testing/consumer-fixtures.js';
+import { recordingLogger } from '../testing/recording-logger.js';
 import type { HandleResult } from './handle-delivery.js';
 import { startConsumer } from './start-consumer.js';
 
-type Database = EventStoreTables & IdempotencyTables;
-const { url, db } = await createTestDatabase<Database>(
-  combineMigrations(eventStoreMigrations, idempotencyMigrations),
-);
-const store: EventStore = createPostgresEventStore({ url, pollIntervalMs: 50 });
-afterAll(() => store.close());
+const { url, db, store } = await consumerFixture();
 
-const orderPlaced = (orderId: string) => ({
-  type: 'OrderPlaced',
-  data: {
-    orderId,
-    customerEmail: 'ada@example.com',
-    items: [{ sku: 'SKU-RED-MUG', quantity: 1 }],
-    paymentToken: 'tok_approve',
-    amountCents: 1_000,
-    placedAt: '2026-11-30T10:00:00.000Z',
-  },
-});
-const orderConfirmed = (orderId: string) => ({
-  type: 'OrderConfirmed',
-  data: {
-    orderId,
-    customerEmail: 'ada@example.com',
-    authorizationId: 'auth-1',
-    confirmedAt: '2026-11-30T10:01:00.000Z',
-  },
-});
-
-/** Appends to the order's own stream; each test's group reads only that stream. */
-async function append(
-  orderId: string,
-  events: { type: string; data: JsonValue }[],
-): Promise<string[]> {
-  const withIds = events.map((event) => ({
-    id: randomUUID(),
-    type: event.type,
-    data: event.data,
-    metadata: { correlationId: orderId },
-  }));
-  await store.appendToStream(orderStream(orderId), withIds, { expectedRevision: 'any' });
-  return withIds.map((event) => event.id);
-}
+const append = (orderId: string, events: { type: string; data: JsonValue }[]) =>
+  appendToOrder(store, orderId, events);
+const groupMessages = (group: string) => groupMessagesOf(db, group);
 
 /** The handler a service would write: OrderPlaced runs once through processOnce, the rest is ignored. */
 function placeOrderHandler(metrics: ServiceMetrics, consumer: string, fail?: () => void) {
@@ -91,25 +56,12 @@ function placeOrderHandler(metrics: ServiceMetrics, consumer: string, fail?: () 
   };
 }
 
-const settledLine = (messageId: string, msg: string) => (line: LogLine) =>
-  line['messageId'] === messageId && line.msg === msg;
-
 async function messagesCounted(metrics: ServiceMetrics, outcome: string): Promise<number> {
   const metric = metrics.registry.getSingleMetric('eo_consumer_messages_total');
   const { values } = (await metric?.get()) ?? { values: [] };
   return values
     .filter((value) => value.labels['outcome'] === outcome)
     .reduce((sum, value) => sum + value.value, 0);
-}
-
-/** Rows the group still holds: unsettled (pending) or parked. An acked message has none. */
-function groupMessages(group: string) {
-  return db
-    .selectFrom('es_subscription_message as m')
-    .innerJoin('es_subscription_group as g', 'g.group_id', 'm.group_id')
-    .where('g.group_name', '=', group)
-    .select(['m.status', 'm.deliveries'])
-    .execute();
 }
 
 describe('startConsumer', () => {

@@ -14,6 +14,8 @@ import { backoffDelayMs } from '@effectively-once/idempotency';
 import type { FastifyBaseLogger } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import { DEFAULT_CONSUMER_CONFIG } from './consumer-settings.js';
+import type { DeliveryProbe } from './delivery-probe.js';
 import { ensureSubscriptionGroup } from './ensure-subscription-group.js';
 import type { DeliveryContext, HandleResult } from './handle-delivery.js';
 import { inFlightDeliveries, type InFlightDeliveries } from './in-flight-deliveries.js';
@@ -43,18 +45,11 @@ export type StartConsumerInput = ConsumerSubscription & {
   log: FastifyBaseLogger;
   /** Deliveries handled at once; 4 by default. */
   concurrency?: number;
+  /** Timeout and retry count are applied to an existing group too; see `consumerSettings(config)`. */
   groupSettings?: Partial<SubscriptionGroupSettings>;
+  /** The failure lab's hook (lab mode only); without it the loop never looks for one. */
+  probe?: DeliveryProbe | undefined;
 };
-
-/**
- * Redeliveries before a message is parked. Each retry waits a full-jitter
- * backoff of up to 5 s (settleDelivery), so 30 retries outlast about a minute
- * of trouble: a dependency restarted by the supervisor, or the card
- * processor's 30 s hold on a key whose request died in flight. Fewer, and a
- * routine restart parks healthy orders; a poison message is parked anyway,
- * at once, as a terminal failure.
- */
-export const DEFAULT_MAX_RETRY_COUNT = 30;
 
 const RECONNECT_BACKOFF = Object.freeze({ baseDelayMs: 500, maxDelayMs: 30_000 });
 const MIN_RECONNECT_DELAY_MS = 100;
@@ -67,8 +62,8 @@ function groupSettings(input: StartConsumerInput): SubscriptionGroupSettings {
         ? { kind: 'stream_prefix', prefixes: input.streamPrefixes }
         : { kind: 'event_type', types: input.eventTypes },
     startFrom: 'start',
-    maxRetryCount: DEFAULT_MAX_RETRY_COUNT,
-    messageTimeoutMs: 30_000,
+    maxRetryCount: DEFAULT_CONSUMER_CONFIG.maxRetryCount,
+    messageTimeoutMs: DEFAULT_CONSUMER_CONFIG.messageTimeoutMs,
     ...input.groupSettings,
   });
 }
@@ -85,6 +80,8 @@ interface ConsumerLoop {
   // A function, not the property: the loop must re-read it after every await.
   stopping: () => boolean;
   current: { subscription?: PersistentSubscription };
+  /** The group took this start's timeout and retry count; reconnects only recreate a missing group. */
+  settingsApplied: boolean;
 }
 
 /** Hands each delivery to the handler, at most `concurrency` at once, until the source ends. */
@@ -110,7 +107,13 @@ async function consumeDeliveries(
 /** Makes sure the group exists, subscribes, and consumes until the subscription ends. */
 async function subscribeAndConsume(loop: ConsumerLoop, onDelivery: () => void): Promise<void> {
   const { store, consumer, settings, concurrency, log } = loop;
-  await ensureSubscriptionGroup({ store, group: consumer, settings });
+  await ensureSubscriptionGroup({
+    store,
+    group: consumer,
+    settings,
+    updateExisting: !loop.settingsApplied,
+  });
+  loop.settingsApplied = true;
   if (loop.stopping()) return;
   const subscription = store.subscribeToGroup(consumer, { maxInFlight: concurrency });
   loop.current.subscription = subscription;
@@ -145,6 +148,8 @@ async function runReconnectLoop(loop: ConsumerLoop): Promise<void> {
  * by event type or stream prefix) and handles its deliveries: each is parsed against the
  * contracts, handled, and acked only after the handler resolved; retryable
  * failures are handed back after a backoff, terminal ones parked with their reason.
+ * With a `probe` (lab mode), the failure lab's points run around the handler
+ * and each settlement is journaled; see DeliveryProbe.
  *
  * @example
  * const consumer = startConsumer({
@@ -157,7 +162,13 @@ async function runReconnectLoop(loop: ConsumerLoop): Promise<void> {
 export function startConsumer(input: StartConsumerInput): RunningConsumer {
   const { store, consumer, log } = input;
   const settings = groupSettings(input);
-  const context: DeliveryContext = { consumer, handle: input.handle, metrics: input.metrics, log };
+  const context: DeliveryContext = {
+    consumer,
+    handle: input.handle,
+    metrics: input.metrics,
+    log,
+    probe: input.probe,
+  };
   const unsettled = unsettledDeliveries();
   input.metrics.trackUnsettledDeliveries({
     consumer,
@@ -169,12 +180,13 @@ export function startConsumer(input: StartConsumerInput): RunningConsumer {
     store,
     consumer,
     settings,
-    concurrency: input.concurrency ?? 4,
+    concurrency: input.concurrency ?? DEFAULT_CONSUMER_CONFIG.concurrency,
     log,
     inFlight,
     stop: stop.signal,
     stopping: () => stop.signal.aborted,
     current: {},
+    settingsApplied: false,
   };
   const running = runReconnectLoop(loop);
   let closing: Promise<void> | undefined;

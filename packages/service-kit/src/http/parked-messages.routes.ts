@@ -3,12 +3,10 @@
 // event ids, once the cause is fixed. A replayed message that had in fact
 // committed is a duplicate, a no-op, so a replay can never apply twice.
 // Only registered when ADMIN_TOKEN is set; every call must carry it.
-import { timingSafeEqual } from 'node:crypto';
 import type { EventStore } from '@effectively-once/event-store';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { FastifyZodInstance } from './create-http-server.js';
-import { ProblemError } from './problem.js';
+import { authorizeAdmin } from './admin-token.js';
 
 const ParkedList = z.object({
   consumer: z.string(),
@@ -22,33 +20,6 @@ const ParkedList = z.object({
   ),
 });
 const Replayed = z.object({ consumer: z.string(), replayed: z.number().int().nonnegative() });
-
-function sameToken(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function authorize(request: FastifyRequest, adminToken: string): void {
-  const header = request.headers.authorization;
-  if (header === undefined || !header.startsWith('Bearer ')) {
-    throw new ProblemError({
-      status: 401,
-      code: 'ADMIN_TOKEN_REQUIRED',
-      title: 'Admin token required',
-      detail:
-        'Send the ADMIN_TOKEN the service was started with as "Authorization: Bearer <token>".',
-    });
-  }
-  if (!sameToken(header.slice('Bearer '.length), adminToken)) {
-    throw new ProblemError({
-      status: 403,
-      code: 'ADMIN_TOKEN_INVALID',
-      title: 'Admin token invalid',
-      detail: 'The bearer token is not this service\u2019s ADMIN_TOKEN.',
-    });
-  }
-}
 
 /**
  * GET /admin/parked lists the consumer's parked messages (ids, types and
@@ -65,7 +36,7 @@ export function registerParkedMessageRoutes(
   const { store, consumer, adminToken } = input;
   if (adminToken === undefined) return;
   app.get('/admin/parked', { schema: { response: { 200: ParkedList } } }, async (request) => {
-    authorize(request, adminToken);
+    authorizeAdmin(request, adminToken);
     const parked = await store.listParkedMessages(consumer);
     return {
       consumer,
@@ -78,7 +49,7 @@ export function registerParkedMessageRoutes(
     };
   });
   app.post('/admin/parked/replay', { schema: { response: { 200: Replayed } } }, async (request) => {
-    authorize(request, adminToken);
+    authorizeAdmin(request, adminToken);
     const replayed = (await store.listParkedMessages(consumer)).length;
     await store.replayParkedMessages(consumer);
     return { consumer, replayed };

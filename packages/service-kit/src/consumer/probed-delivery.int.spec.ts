@@ -1,0 +1,258 @@
+// startConsumer with the failure lab's probe, against the real embedded event
+// store: a postponed delivery comes again, a hand-back after commit comes
+// again as a duplicate, and acknowledging before the commit loses a message
+// whose handler fails. Each settlement reaches the probe's journal.
+import { randomUUID } from 'node:crypto';
+import { orderStream } from '@effectively-once/contracts';
+import {
+  activeProcessingProbe,
+  defineConsumer,
+  findMarker,
+  processOnce,
+  retryableFailure,
+} from '@effectively-once/idempotency';
+import { describe, expect, it } from 'vitest';
+import { createServiceMetrics } from '../metrics/service-metrics.js';
+import {
+  appendToOrder,
+  consumerFixture,
+  groupMessages,
+  orderConfirmed,
+  orderPlaced,
+  settledLine,
+} from '../testing/consumer-fixtures.js';
+import { recordingLogger } from '../testing/recording-logger.js';
+import type { DeliveryFacts, DeliveryProbe, DeliverySettled } from './delivery-probe.js';
+import type { HandleResult } from './handle-delivery.js';
+import { startConsumer, type StartConsumerInput } from './start-consumer.js';
+
+const { db, store } = await consumerFixture();
+
+interface Journaled {
+  facts: DeliveryFacts;
+  settled: DeliverySettled;
+}
+
+/**
+ * A probe that processes everything unless told otherwise, and journals each
+ * settlement where the test can wait for it.
+ */
+function recordingProbe(overrides: Partial<DeliveryProbe> = {}) {
+  const journal: Journaled[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
+  const probe: DeliveryProbe = {
+    markerMistake: () => undefined,
+    reached: () => Promise.resolve(),
+    beforeHandle: () => Promise.resolve('process'),
+    afterHandled: () => Promise.resolve('ack'),
+    acksBeforeCommit: () => false,
+    settled: (facts, settled) => {
+      journal.push({ facts, settled });
+      for (const waiter of waiters.filter((w) => w.count <= journal.length)) waiter.resolve();
+      return Promise.resolve();
+    },
+    ...overrides,
+  };
+  const journaled = (count: number) =>
+    journal.length >= count
+      ? Promise.resolve(journal)
+      : new Promise<Journaled[]>((resolve) =>
+          waiters.push({ count, resolve: () => resolve(journal) }),
+        );
+  return { probe, journal, journaled };
+}
+
+/** OrderPlaced through processOnce (noting the probe it runs under), the rest ignored. */
+function placeOrderHandler(consumer: string, work: () => void = () => undefined) {
+  const definition = defineConsumer({ name: consumer });
+  const probesSeen: unknown[] = [];
+  const handle = async (
+    event: { type: string },
+    recorded: { id: string; type: string },
+  ): Promise<HandleResult> => {
+    probesSeen.push(activeProcessingProbe());
+    if (event.type !== 'OrderPlaced') return { outcome: 'ignored' };
+    return processOnce({
+      db,
+      consumer: definition,
+      message: { id: recorded.id, type: recorded.type },
+      work: () => {
+        work();
+        return Promise.resolve('reserved');
+      },
+    });
+  };
+  return { handle, probesSeen };
+}
+
+function startProbed(
+  input: Pick<StartConsumerInput, 'consumer' | 'handle' | 'probe'> & { orderId: string },
+) {
+  const { log, waitFor } = recordingLogger();
+  const running = startConsumer({
+    store,
+    consumer: input.consumer,
+    streamPrefixes: [orderStream(input.orderId)],
+    concurrency: 1,
+    handle: input.handle,
+    probe: input.probe,
+    metrics: createServiceMetrics({ service: 'kit' }),
+    log,
+  });
+  return { running, waitFor };
+}
+
+describe('startConsumer with a delivery probe', () => {
+  it('hands a postponed delivery back unhandled, and handles it when it comes again', async () => {
+    // Given a probe that postpones the first delivery of every message
+    const orderId = randomUUID();
+    const consumer = 'kit-probe-postpone-v1';
+    const { probe, journaled } = recordingProbe({
+      beforeHandle: (facts) => Promise.resolve(facts.retryCount === 0 ? 'postpone' : 'process'),
+    });
+    const handler = placeOrderHandler(consumer);
+    const { running, waitFor } = startProbed({ consumer, orderId, probe, ...handler });
+    try {
+      // When an order is placed
+      const [placed] = await appendToOrder(store, orderId, [orderPlaced(orderId)]);
+
+      // Then the first delivery is handed back without running the handler, and the second applies it
+      const [first, second] = await journaled(2);
+      expect(first).toEqual({
+        facts: {
+          consumer,
+          messageId: placed,
+          eventType: 'OrderPlaced',
+          streamName: orderStream(orderId),
+          revision: '0',
+          retryCount: 0,
+          orderId,
+        },
+        settled: {
+          action: 'retry',
+          outcome: 'retryable_failure',
+          reason: 'postponed by the failure lab at on-delivery',
+        },
+      });
+      expect(second).toMatchObject({
+        facts: { messageId: placed, retryCount: 1 },
+        settled: { action: 'ack', outcome: 'applied', attempts: 1 },
+      });
+      await waitFor(settledLine(placed!, 'delivery acknowledged'), 'acked after the postpone');
+      expect(handler.probesSeen).toEqual([probe]);
+      expect(await findMarker(db, consumer, placed!)).toBeDefined();
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('hands back a committed delivery instead of acking it, so it comes again as a duplicate', async () => {
+    // Given a probe that redelivers at after-commit-before-ack, once
+    const orderId = randomUUID();
+    const consumer = 'kit-probe-redeliver-v1';
+    const { probe, journaled } = recordingProbe({
+      afterHandled: (facts) => Promise.resolve(facts.retryCount === 0 ? 'redeliver' : 'ack'),
+    });
+    const { running, waitFor } = startProbed({
+      consumer,
+      orderId,
+      probe,
+      ...placeOrderHandler(consumer),
+    });
+    try {
+      // When an order is placed
+      const [placed] = await appendToOrder(store, orderId, [orderPlaced(orderId)]);
+
+      // Then the applied delivery is handed back, and its redelivery is a duplicate
+      const [first, second] = await journaled(2);
+      expect(first?.settled).toEqual({
+        action: 'retry',
+        outcome: 'applied',
+        attempts: 1,
+        reason: 'handed back by the failure lab at after-commit-before-ack',
+      });
+      expect(second?.settled).toEqual({ action: 'ack', outcome: 'duplicate', attempts: 1 });
+      const handedBack = await waitFor(
+        settledLine(placed!, 'delivery handed back for retry'),
+        'hand-back',
+      );
+      expect(handedBack).toMatchObject({ outcome: 'applied', retryCount: 0 });
+      expect(await groupMessages(db, consumer)).toEqual([]);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('with ack-before-commit, loses a message whose handler fails: it is never delivered again', async () => {
+    // Given the mistake switched on, and a handler whose work fails every time
+    const orderId = randomUUID();
+    const consumer = 'kit-probe-ack-first-v1';
+    const { probe, journaled } = recordingProbe({
+      acksBeforeCommit: (name) => name === consumer,
+    });
+    const handler = placeOrderHandler(consumer, () => {
+      throw retryableFailure('the database is restarting');
+    });
+    const { running, waitFor } = startProbed({ consumer, orderId, probe, ...handler });
+    try {
+      // When an order is placed, and another event of the order follows it
+      const [placed] = await appendToOrder(store, orderId, [orderPlaced(orderId)]);
+      const lost = await waitFor(
+        settledLine(placed!, 'delivery failed after it was acknowledged: the message is lost'),
+        'the loss',
+      );
+      const [confirmed] = await appendToOrder(store, orderId, [orderConfirmed(orderId)]);
+      await waitFor(settledLine(confirmed!, 'delivery acknowledged'), 'the next event acked');
+
+      // Then the failed message was acked, so the group holds nothing to deliver again:
+      // the handler saw it once, and no marker or effect was committed
+      expect(lost).toMatchObject({
+        outcome: 'retryable_failure',
+        reason: 'the database is restarting',
+      });
+      const [first] = await journaled(2);
+      expect(first?.settled).toEqual({
+        action: 'ack',
+        outcome: 'retryable_failure',
+        attempts: 1,
+        reason: 'the database is restarting',
+      });
+      expect(await groupMessages(db, consumer)).toEqual([]);
+      expect(handler.probesSeen).toHaveLength(2);
+      expect(await findMarker(db, consumer, placed!)).toBeUndefined();
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('acks the delivery even when the journal fails, and logs that failure', async () => {
+    // Given a probe whose journal is unreachable
+    const orderId = randomUUID();
+    const consumer = 'kit-probe-journal-v1';
+    const { probe } = recordingProbe({
+      settled: () => Promise.reject(new Error('lab_journal is unreachable')),
+    });
+    const { running, waitFor } = startProbed({
+      consumer,
+      orderId,
+      probe,
+      ...placeOrderHandler(consumer),
+    });
+    try {
+      // When an order is placed
+      const [placed] = await appendToOrder(store, orderId, [orderPlaced(orderId)]);
+
+      // Then the delivery is settled as without the lab, and the journal's failure is logged
+      await waitFor(settledLine(placed!, 'delivery acknowledged'), 'acked');
+      const warning = await waitFor(
+        settledLine(placed!, 'the failure lab could not journal the delivery'),
+        'journal failure',
+      );
+      expect(warning['err']).toMatchObject({ message: 'lab_journal is unreachable' });
+      expect(await groupMessages(db, consumer)).toEqual([]);
+      expect(await findMarker(db, consumer, placed!)).toBeDefined();
+    } finally {
+      await running.close();
+    }
+  });
+});

@@ -1,0 +1,78 @@
+// The failure lab's one vocabulary: every place a fault can be armed, in the
+// order a message passes them, and what an armed fault does there. The lab
+// (@effectively-once/fault-injection), the scenario runner and the console
+// all speak these names.
+
+export const FAULT_POINTS = [
+  /** service-kit, before the handler runs (no transaction). */
+  'on-delivery',
+  /** processOnce, in the transaction, before the marker INSERT. */
+  'before-claim',
+  /** processOnce, in the transaction, right after the marker INSERT won. */
+  'after-claim',
+  /** processOnce, in the transaction, after the business change, before COMMIT. */
+  'after-business',
+  /** service-kit, after the handler resolved (committed), before the ack. */
+  'after-commit-before-ack',
+  /** payment, after the provider answered authorized, before the result is recorded. */
+  'after-provider-authorized',
+  /** notification, after SMTP accepted the email, before it is recorded as sent. */
+  'after-email-sent',
+  /** outbox relay, after the store accepted the append, before the row is marked sent. */
+  'after-relay-append',
+] as const;
+export type FaultPoint = (typeof FAULT_POINTS)[number];
+
+/**
+ * - `crash`: SIGKILL the process at the point (the supervisor restarts it).
+ * - `hold`: park the call there until released, then continue or fail.
+ * - `serialization-failure`: raise SQLSTATE 40001 in the open transaction.
+ * - `fail`: throw a retryable failure with the fault's reason.
+ * - `postpone`: at on-delivery, hand the delivery back unprocessed.
+ * - `redeliver`: at after-commit-before-ack, hand it back instead of acking.
+ */
+export const FAULT_ACTIONS = [
+  'crash',
+  'hold',
+  'serialization-failure',
+  'fail',
+  'postpone',
+  'redeliver',
+] as const;
+export type FaultAction = (typeof FAULT_ACTIONS)[number];
+
+/**
+ * What an armed fault is matched against; a fault fires where every fact it
+ * names is equal. `orderId` is the event's correlation id.
+ */
+export interface FaultFacts {
+  consumer?: string | undefined;
+  eventType?: string | undefined;
+  orderId?: string | undefined;
+  messageId?: string | undefined;
+}
+
+/** The points a service reaches in its own code rather than in the consumer loop or processOnce. */
+export const SERVICE_FAULT_POINTS = [
+  'after-provider-authorized',
+  'after-email-sent',
+  'after-relay-append',
+] as const satisfies readonly FaultPoint[];
+export type ServiceFaultPoint = (typeof SERVICE_FAULT_POINTS)[number];
+
+/**
+ * What a service's own code calls at its fault points. Outside lab mode it is
+ * {@link noFaults}; in lab mode the call may wait (hold), throw (fail) or
+ * never return (crash).
+ *
+ * @example
+ * await faults.hit('after-provider-authorized', { consumer: CONSUMERS.payment, orderId });
+ */
+export interface FaultPoints {
+  hit(point: ServiceFaultPoint, facts: FaultFacts): Promise<void>;
+}
+
+/** Fault points that do nothing: what every service runs outside lab mode. */
+export const noFaults: FaultPoints = Object.freeze({
+  hit: () => Promise.resolve(),
+});
