@@ -1,0 +1,32 @@
+export { actionNotAllowedAt } from './fault-rules.js';
+export { readJournal, type JournalFilter } from './journal.repository.js';
+export {
+  ArmedFault,
+  ArmFault,
+  Disarmed,
+  FaultMatch,
+  Hold,
+  HOLD_RELEASES,
+  JOURNAL_KINDS,
+  JournalDetail,
+  JournalEntry,
+  JournalPage,
+  JournalQuery,
+  LabStatus,
+  MistakeMap,
+  MistakeSwitch,
+  Released,
+  ReleaseHolds,
+  type HoldRelease,
+  type JournalKind,
+} from './lab.schemas.js';
+export {
+  labView,
+  type LabJournalTable,
+  type LabMistakeTable,
+  type LabTables,
+} from './lab.tables.js';
+export { LAB_MIGRATION_TABLE, migrateLab } from './migrate-lab.js';
+export { labMigrations } from './migrations/index.js';
+export { openFaultInjection, type FaultInjection } from './open-fault-injection.js';
+export { relayFaultPoint } from './outbox-hook.js';

@@ -1,0 +1,166 @@
+// The laboratory seen from the code it watches: the consumer loop
+// (DeliveryProbe), processOnce (ProcessingProbe) and the services' own points
+// (FaultPoints). Every call is journaled, then meets the faults armed for it.
+import { MARKER_MISTAKES, type ProbeContext, type ProbePoint } from '@effectively-once/idempotency';
+import type {
+  DeliveryFacts,
+  DeliveryProbe,
+  FaultFacts,
+  FaultPoint,
+  FaultPoints,
+  ServiceFaultPoint,
+} from '@effectively-once/service-kit';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely, Transaction } from 'kysely';
+import type { ArmedFaults } from './armed-faults.js';
+import type { Holds } from './holds.js';
+import type { LabJournal } from './lab-journal.js';
+import type { JournalKind } from './lab.schemas.js';
+import type { LabTables } from './lab.tables.js';
+import type { MistakeSwitches } from './mistake-switches.js';
+import { type CallFacts } from './fault-rules.js';
+import { performFault, type FaultEffect } from './perform-fault.js';
+
+/** Everything the laboratory of one process holds. */
+export interface Lab {
+  service: string;
+  db: Kysely<LabTables>;
+  log: FastifyBaseLogger;
+  now: () => Date;
+  journal: LabJournal;
+  faults: ArmedFaults;
+  holds: Holds;
+  mistakes: MistakeSwitches;
+}
+
+const STEP_AT: Record<ProbePoint, JournalKind> = {
+  'before-claim': 'claiming',
+  'after-claim': 'claimed',
+  'after-business': 'business-done',
+};
+
+const STEP_AT_SERVICE_POINT: Record<ServiceFaultPoint, JournalKind> = {
+  'after-provider-authorized': 'provider-authorized',
+  'after-email-sent': 'email-sent',
+  'after-relay-append': 'relay-appended',
+};
+
+function factsOf(delivery: DeliveryFacts): CallFacts {
+  return {
+    consumer: delivery.consumer,
+    messageId: delivery.messageId,
+    eventType: delivery.eventType,
+    retryCount: delivery.retryCount,
+    ...(delivery.orderId === undefined ? {} : { orderId: delivery.orderId }),
+  };
+}
+
+const keyOf = (consumer: string, messageId: string): string => `${consumer}\u0000${messageId}`;
+
+/**
+ * The deliveries being handled in this process. processOnce and a service's
+ * own points know less than the delivery did (no order id, no retry count);
+ * the delivery they are part of tells the rest.
+ */
+function inFlightDeliveries() {
+  const deliveries = new Map<string, DeliveryFacts>();
+  const find = (facts: FaultFacts): DeliveryFacts | undefined => {
+    const { consumer, messageId, orderId } = facts;
+    if (consumer === undefined) return undefined;
+    if (messageId !== undefined) return deliveries.get(keyOf(consumer, messageId));
+    if (orderId === undefined) return undefined;
+    return [...deliveries.values()].find(
+      (delivery) => delivery.consumer === consumer && delivery.orderId === orderId,
+    );
+  };
+  return {
+    start: (delivery: DeliveryFacts) =>
+      deliveries.set(keyOf(delivery.consumer, delivery.messageId), delivery),
+    end: (delivery: DeliveryFacts) =>
+      deliveries.delete(keyOf(delivery.consumer, delivery.messageId)),
+    /** The call's facts completed from its delivery; the call's own facts win. */
+    complete(facts: FaultFacts): CallFacts {
+      const delivery = find(facts);
+      if (delivery === undefined) return facts;
+      return {
+        consumer: facts.consumer ?? delivery.consumer,
+        messageId: facts.messageId ?? delivery.messageId,
+        eventType: facts.eventType ?? delivery.eventType,
+        orderId: facts.orderId ?? delivery.orderId,
+        retryCount: delivery.retryCount,
+      };
+    },
+  };
+}
+
+export function createLabProbe(lab: Lab): DeliveryProbe & FaultPoints {
+  const { journal } = lab;
+  const deliveries = inFlightDeliveries();
+  const fire = async (
+    point: FaultPoint,
+    facts: CallFacts,
+    call: { trx?: Transaction<unknown> | undefined; attempt?: number } = {},
+  ): Promise<FaultEffect> => {
+    const fault = lab.faults.take(point, facts, { inTransaction: call.trx !== undefined });
+    if (fault === undefined) return 'proceed';
+    return performFault(lab, fault, { point, facts, ...call });
+  };
+  const acksBeforeCommit = (consumer: string): boolean =>
+    lab.mistakes.get(consumer) === 'ack-before-commit';
+
+  return {
+    markerMistake(consumer) {
+      const mistake = lab.mistakes.get(consumer);
+      return MARKER_MISTAKES.find((known) => known === mistake);
+    },
+    acksBeforeCommit,
+    async beforeHandle(delivery) {
+      // processOnce asks for the switch synchronously: have it fresh.
+      await lab.mistakes.refresh();
+      deliveries.start(delivery);
+      const facts = factsOf(delivery);
+      await journal.write('delivered', facts, { retryCount: delivery.retryCount });
+      if ((await fire('on-delivery', facts)) !== 'postpone') return 'process';
+      await journal.write('postponed', facts);
+      return 'postpone';
+    },
+    async reached(point: ProbePoint, context: ProbeContext) {
+      const facts = deliveries.complete({
+        consumer: context.consumer,
+        messageId: context.message.id,
+        eventType: context.message.type,
+      });
+      await journal.write(STEP_AT[point], facts, { attempt: context.attempt });
+      await fire(point, facts, { trx: context.trx, attempt: context.attempt });
+    },
+    async afterHandled(delivery, result) {
+      const facts = factsOf(delivery);
+      await journal.write('handled', facts, {
+        outcome: result.outcome,
+        ...('attempts' in result ? { attempts: result.attempts } : {}),
+      });
+      return (await fire('after-commit-before-ack', facts)) === 'redeliver' ? 'redeliver' : 'ack';
+    },
+    async settled(delivery, settlement) {
+      deliveries.end(delivery);
+      const kind: JournalKind =
+        settlement.action === 'ack'
+          ? acksBeforeCommit(delivery.consumer)
+            ? 'acked-before-commit'
+            : 'acked'
+          : settlement.action === 'retry'
+            ? 'handed-back'
+            : 'parked';
+      await journal.write(kind, factsOf(delivery), {
+        outcome: settlement.outcome,
+        ...(settlement.attempts === undefined ? {} : { attempts: settlement.attempts }),
+        ...(settlement.reason === undefined ? {} : { reason: settlement.reason }),
+      });
+    },
+    async hit(point, given) {
+      const facts = deliveries.complete(given);
+      await journal.write(STEP_AT_SERVICE_POINT[point], facts);
+      await fire(point, facts);
+    },
+  };
+}

@@ -1,0 +1,125 @@
+// Lab mode's one entry point: a service calls it at start and, when
+// FAULTS_ENABLED=true, gets the probe to hand to its consumer, the fault points
+// to hand to its adapters, and the /admin/lab routes.
+import {
+  ProblemError,
+  type DeliveryProbe,
+  type FastifyZodInstance,
+  type FaultPoints,
+  type ServiceConfig,
+} from '@effectively-once/service-kit';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { createArmedFaults } from './armed-faults.js';
+import { createHolds } from './holds.js';
+import { readJournal } from './journal.repository.js';
+import { createLabJournal } from './lab-journal.js';
+import { createLabProbe, type Lab } from './lab-probe.js';
+import { registerLabRoutes, type LabControl } from './lab.routes.js';
+import { labView } from './lab.tables.js';
+import { countLockWaits } from './lock-waits.js';
+import { migrateLab } from './migrate-lab.js';
+import { openMistakeSwitches } from './mistake-switches.js';
+
+export interface FaultInjection extends DeliveryProbe, FaultPoints {
+  /** /admin/lab and below, behind `Authorization: Bearer <FAULTS_TOKEN>`. */
+  registerRoutes(app: FastifyZodInstance): void;
+  /** Releases every hold with `continue`, so that closing the consumer does not wait forever. */
+  close(): Promise<void>;
+}
+
+/** How soon a mistake switched on through one process reaches the others of the service. */
+const MISTAKE_REFRESH_MS = 1000;
+
+function controlOf(lab: Lab): LabControl {
+  const { db, faults, holds, mistakes } = lab;
+  return {
+    status: async () => ({
+      service: lab.service,
+      pid: process.pid,
+      faults: faults.list(),
+      holds: holds.list(),
+      mistakes: mistakes.all(),
+      lockWaits: await countLockWaits(db),
+    }),
+    arm: (request) => faults.arm(request, lab.now()),
+    disarmAll: () => ({
+      disarmed: faults.disarmAll(),
+      released: holds.release(undefined, 'continue'),
+    }),
+    release({ holdId, then }) {
+      const released = holds.release(holdId, then);
+      if (holdId !== undefined && released === 0) {
+        throw new ProblemError({
+          status: 404,
+          code: 'HOLD_NOT_FOUND',
+          title: 'No such hold',
+          detail: `Hold ${holdId} is not holding anything (never was, or was released already).`,
+        });
+      }
+      return released;
+    },
+    async setMistake(consumer, mistake) {
+      await mistakes.set(consumer, mistake, lab.now());
+      await lab.journal.write('mistake-set', { consumer }, { mistake });
+      return mistakes.all();
+    },
+    journal: (query) => readJournal(db, query),
+  };
+}
+
+/**
+ * Opens the failure laboratory when the service's configuration enables it
+ * (FAULTS_ENABLED=true with a FAULTS_TOKEN), and returns undefined otherwise,
+ * in which case the service runs exactly as in production. Opening migrates
+ * the lab tables, loads the mistake switches and journals `process-started`.
+ *
+ * @example
+ * const lab = await openFaultInjection({ service: config.service, config: config.faults, db, log: app.log });
+ * lab?.registerRoutes(app);
+ * startConsumer({ ...input, probe: lab });
+ */
+export async function openFaultInjection<Database>(input: {
+  service: string;
+  config: ServiceConfig['faults'];
+  db: Kysely<Database>;
+  log: FastifyBaseLogger;
+  /** The clock for armedAt, heldSince and set_at (tests may fix it). */
+  now?: () => Date;
+}): Promise<FaultInjection | undefined> {
+  const { service, config, log } = input;
+  if (!config.enabled) return undefined;
+  const db = labView(input.db);
+  await migrateLab(db);
+  const journal = createLabJournal({ db, service, pid: process.pid, log });
+  const lab: Lab = {
+    service,
+    db,
+    log,
+    now: input.now ?? (() => new Date()),
+    journal,
+    faults: createArmedFaults(),
+    holds: createHolds(),
+    mistakes: await openMistakeSwitches({ db, log }),
+  };
+  await journal.writeOrThrow('process-started', {}, { mistakes: lab.mistakes.all() });
+  log.warn(
+    { mistakes: lab.mistakes.all() },
+    'lab mode is on: /admin/lab can crash, hold and break this process on purpose',
+  );
+  // Each delivery re-reads the switches before processOnce asks for them; the
+  // timer also covers acksBeforeCommit, which the loop asks before that, and
+  // an idle process.
+  const refresher = setInterval(() => void lab.mistakes.refresh(), MISTAKE_REFRESH_MS);
+  refresher.unref();
+  const control = controlOf(lab);
+  return {
+    ...createLabProbe(lab),
+    registerRoutes: (app) => registerLabRoutes(app, { token: config.token, lab: control }),
+    close: () => {
+      clearInterval(refresher);
+      lab.holds.release(undefined, 'continue');
+      return Promise.resolve();
+    },
+  };
+}
