@@ -7,6 +7,7 @@ import {
   type ServiceMetrics,
 } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
+import { registerDemandRoutes } from './adapters/http/demand.routes.js';
 import { registerInventoryRoutes } from './adapters/http/inventory.routes.js';
 import type { InventoryDatabase } from './adapters/postgres/database.js';
 
@@ -34,5 +35,6 @@ export function buildApp(deps: InventoryAppDeps): FastifyZodInstance {
     logger: deps.logger,
   });
   registerInventoryRoutes(app, deps);
+  registerDemandRoutes(app, deps);
   return app;
 }

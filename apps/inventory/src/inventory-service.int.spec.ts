@@ -87,7 +87,7 @@ it('an OrderPlaced in the store ends as InventoryReserved in inventory-<orderId>
     },
   ]);
   const stock = await app.inject({ method: 'GET', url: `/inventory/${sku}` });
-  expect(stock.json()).toEqual({ sku, available: 1, reserved: 2 });
+  expect(stock.json()).toEqual({ sku, available: 1, reserved: 2, stocked: 3, consumed: 0 });
   const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
   expect(text).toMatch(
     /eo_consumer_messages_total\{[^}]*consumer="inventory-reservation-v1"[^}]*outcome="applied"[^}]*\} 1/,

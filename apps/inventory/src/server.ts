@@ -5,19 +5,29 @@ import { CONSUMERS } from '@effectively-once/contracts';
 import { countMarkers } from '@effectively-once/idempotency';
 import { startOutboxRelay } from '@effectively-once/outbox';
 import { connect, migrateToLatest } from '@effectively-once/postgres';
+import { openFaultInjection, relayFaultPoint } from '@effectively-once/fault-injection';
 import {
+  consumerSettings,
   createServiceMetrics,
   onShutdownSignal,
   openServiceEventStore,
-  startConsumer,
+  registerConsumerOperationRoutes,
   registerParkedMessageRoutes,
+  startConsumer,
+  type ConsumerHandler,
 } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
 import type { InventoryDatabase } from './adapters/postgres/database.js';
 import { inventoryDatabaseMigrations } from './adapters/postgres/inventory-database-migrations.js';
 import {
+  handleDemandEvent,
+  INVENTORY_DEMAND_EVENTS,
+  inventoryDemand,
+} from './adapters/subscriptions/inventory-demand.consumer.js';
+import {
   handleOrderEvent,
   INVENTORY_RESERVATION_EVENTS,
+  inventoryReservation,
 } from './adapters/subscriptions/inventory-reservation.consumer.js';
 import { buildApp } from './app.js';
 import { loadInventoryConfig } from './config.js';
@@ -34,6 +44,27 @@ registerParkedMessageRoutes(app, {
   consumer: CONSUMERS.inventoryReservation,
   adminToken: config.adminToken,
 });
+// Lab mode only (FAULTS_ENABLED + FAULTS_TOKEN); undefined, and nothing of it, otherwise.
+const lab = await openFaultInjection({
+  service: config.service,
+  config: config.faults,
+  db,
+  log: app.log,
+});
+lab?.registerRoutes(app);
+const handleReservation: ConsumerHandler = (event, recorded) =>
+  handleOrderEvent({ db, now, onOutcome: metrics.consumerOutcome }, event, recorded);
+const handleDemand: ConsumerHandler = (event, recorded) =>
+  handleDemandEvent({ db, onOutcome: metrics.consumerOutcome }, event, recorded);
+registerConsumerOperationRoutes(app, {
+  db,
+  store,
+  adminToken: config.adminToken,
+  consumers: [
+    { consumer: inventoryReservation, handle: handleReservation },
+    { consumer: inventoryDemand, handle: handleDemand },
+  ],
+});
 
 metrics.trackMarkerRows({
   consumer: CONSUMERS.inventoryReservation,
@@ -43,12 +74,35 @@ const consumer = startConsumer({
   store,
   consumer: CONSUMERS.inventoryReservation,
   eventTypes: INVENTORY_RESERVATION_EVENTS,
-  handle: (event, recorded) =>
-    handleOrderEvent({ db, now, onOutcome: metrics.consumerOutcome }, event, recorded),
+  handle: handleReservation,
   metrics,
   log: app.log,
+  probe: lab,
+  ...consumerSettings(config),
 });
-const relay = startOutboxRelay({ db, store, log: app.log, databaseUrl: config.databaseUrl });
+metrics.trackMarkerRows({
+  consumer: CONSUMERS.inventoryDemand,
+  count: () => countMarkers(db, CONSUMERS.inventoryDemand),
+});
+const demandConsumer = startConsumer({
+  store,
+  consumer: CONSUMERS.inventoryDemand,
+  eventTypes: INVENTORY_DEMAND_EVENTS,
+  handle: handleDemand,
+  metrics,
+  log: app.log,
+  probe: lab,
+  ...consumerSettings(config),
+});
+const relay = config.OUTBOX_RELAY
+  ? startOutboxRelay({
+      db,
+      store,
+      log: app.log,
+      databaseUrl: config.databaseUrl,
+      afterAppend: relayFaultPoint(lab),
+    })
+  : undefined;
 
 await app.listen({ host: config.host, port: config.port });
 app.log.info(`inventory listening on http://${config.host}:${String(config.port)}`);
@@ -56,8 +110,10 @@ app.log.info(`inventory listening on http://${config.host}:${String(config.port)
 onShutdownSignal({
   log: app.log,
   close: async () => {
+    await lab?.close();
     await consumer.close();
-    await relay.close();
+    await demandConsumer.close();
+    await relay?.close();
     await app.close();
     await store.close();
     await db.destroy();

@@ -3,10 +3,14 @@
 // Run: `node --import tsx apps/notification/src/server.ts`.
 import { CONSUMERS } from '@effectively-once/contracts';
 import { connect, migrateToLatest } from '@effectively-once/postgres';
+import { openFaultInjection, relayFaultPoint } from '@effectively-once/fault-injection';
 import {
+  consumerSettings,
   createServiceMetrics,
+  noFaults,
   onShutdownSignal,
   openServiceEventStore,
+  registerConsumerOperationRoutes,
   registerParkedMessageRoutes,
 } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
@@ -15,7 +19,8 @@ import { notificationDatabaseMigrations } from './adapters/postgres/notification
 import { createSmtpMailer } from './adapters/smtp/mailer.js';
 import { buildApp } from './app.js';
 import { loadNotificationConfig } from './config.js';
-import { startWorkers } from './workers.js';
+import { notificationEmail } from './adapters/subscriptions/notification-email.handler.js';
+import { notificationEmailHandler, startWorkers } from './workers.js';
 
 const config = loadNotificationConfig();
 const db = connect<NotificationDatabase>(config.databaseUrl, { applicationName: config.service });
@@ -34,6 +39,27 @@ registerParkedMessageRoutes(app, {
   consumer: CONSUMERS.notificationEmail,
   adminToken: config.adminToken,
 });
+// Lab mode only (FAULTS_ENABLED + FAULTS_TOKEN); undefined, and nothing of it, otherwise.
+const lab = await openFaultInjection({
+  service: config.service,
+  config: config.faults,
+  db,
+  log: app.log,
+});
+lab?.registerRoutes(app);
+const now = (): Date => new Date();
+const faults = lab ?? noFaults;
+registerConsumerOperationRoutes(app, {
+  db,
+  store,
+  adminToken: config.adminToken,
+  consumers: [
+    {
+      consumer: notificationEmail,
+      handle: notificationEmailHandler({ db, mailer, now, metrics, faults }),
+    },
+  ],
+});
 const workers = startWorkers({
   db,
   databaseUrl: config.databaseUrl,
@@ -41,7 +67,11 @@ const workers = startWorkers({
   mailer,
   metrics,
   log: app.log,
-  now: () => new Date(),
+  now,
+  faults,
+  probe: lab,
+  afterAppend: relayFaultPoint(lab),
+  consumer: consumerSettings(config),
 });
 
 await app.listen({ host: config.host, port: config.port });
@@ -50,6 +80,7 @@ app.log.info(`notification listening on http://${config.host}:${String(config.po
 onShutdownSignal({
   log: app.log,
   close: async () => {
+    await lab?.close();
     await workers.close();
     await app.close();
     mailer.close();

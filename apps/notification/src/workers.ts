@@ -4,8 +4,14 @@
 import { CONSUMERS } from '@effectively-once/contracts';
 import { countMarkers } from '@effectively-once/idempotency';
 import type { EventStore } from '@effectively-once/event-store';
-import { startOutboxRelay } from '@effectively-once/outbox';
-import { startConsumer, type ServiceMetrics } from '@effectively-once/service-kit';
+import { startOutboxRelay, type AfterAppend } from '@effectively-once/outbox';
+import {
+  startConsumer,
+  type ConsumerHandler,
+  type DeliveryProbe,
+  type FaultPoints,
+  type ServiceMetrics,
+} from '@effectively-once/service-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { NotificationDatabase } from './adapters/postgres/database.js';
@@ -24,6 +30,15 @@ export interface WorkersDeps {
   metrics: ServiceMetrics;
   log: FastifyBaseLogger;
   now: () => Date;
+  /** The failure lab's points; `noFaults` when absent (outside lab mode). */
+  faults?: FaultPoints;
+  /** Lab mode: the delivery probe, the relay's fault point and the consumer tuning. */
+  probe?: DeliveryProbe | undefined;
+  afterAppend?: AfterAppend | undefined;
+  consumer?: {
+    concurrency?: number;
+    groupSettings?: { messageTimeoutMs: number; maxRetryCount: number };
+  };
   /** Called with the number of events each relay batch published (tests wait on it). */
   onPublished?: (count: number) => void;
 }
@@ -38,20 +53,35 @@ export interface Workers {
  * const workers = startWorkers({ db, databaseUrl, store, mailer, metrics, log: app.log, now: () => new Date() });
  * await workers.close();
  */
+/** notification-email-v1's handler, as the subscription and the operator's replay run it. */
+export function notificationEmailHandler(
+  deps: Pick<WorkersDeps, 'db' | 'mailer' | 'now' | 'metrics' | 'faults'>,
+): ConsumerHandler {
+  return (event, recorded) =>
+    handleNotificationEmail(
+      {
+        db: deps.db,
+        mailer: deps.mailer,
+        now: deps.now,
+        onOutcome: deps.metrics.consumerOutcome,
+        ...(deps.faults === undefined ? {} : { faults: deps.faults }),
+      },
+      event,
+      recorded,
+    );
+}
+
 export function startWorkers(deps: WorkersDeps): Workers {
   const { db, store, metrics, log } = deps;
   const consumer = startConsumer({
     store,
     consumer: CONSUMERS.notificationEmail,
     eventTypes: NOTIFICATION_EMAIL_EVENTS,
-    handle: (event, recorded) =>
-      handleNotificationEmail(
-        { db, mailer: deps.mailer, now: deps.now, onOutcome: metrics.consumerOutcome },
-        event,
-        recorded,
-      ),
+    handle: notificationEmailHandler(deps),
     metrics,
     log,
+    probe: deps.probe,
+    ...deps.consumer,
   });
   metrics.trackMarkerRows({
     consumer: CONSUMERS.notificationEmail,
@@ -62,6 +92,7 @@ export function startWorkers(deps: WorkersDeps): Workers {
     store,
     log,
     databaseUrl: deps.databaseUrl,
+    afterAppend: deps.afterAppend,
     ...(deps.onPublished === undefined ? {} : { onPublished: deps.onPublished }),
   });
   return {

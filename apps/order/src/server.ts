@@ -2,15 +2,19 @@
 import { CONSUMERS } from '@effectively-once/contracts';
 import { idempotencyMigrations } from '@effectively-once/idempotency';
 import { combineMigrations, connect, migrateToLatest } from '@effectively-once/postgres';
+import { openFaultInjection } from '@effectively-once/fault-injection';
 import {
+  consumerSettings,
   createServiceMetrics,
   onShutdownSignal,
   openServiceEventStore,
+  registerConsumerOperationRoutes,
   registerParkedMessageRoutes,
 } from '@effectively-once/service-kit';
 import { orderMigrations } from './adapters/postgres/migrations/index.js';
 import type { OrderDatabase } from './adapters/postgres/order.database.js';
-import { startOrderSaga } from './adapters/subscriptions/order-saga.consumer.js';
+import { orderSagaHandler, startOrderSaga } from './adapters/subscriptions/order-saga.consumer.js';
+import { orderSaga } from './adapters/subscriptions/order-saga.handler.js';
 import { buildApp } from './app.js';
 import { loadOrderConfig } from './config.js';
 
@@ -35,7 +39,26 @@ registerParkedMessageRoutes(app, {
   consumer: CONSUMERS.orderSaga,
   adminToken: config.adminToken,
 });
-const consumer = startOrderSaga({ deps, log: app.log });
+// Lab mode only (FAULTS_ENABLED + FAULTS_TOKEN); undefined, and nothing of it, otherwise.
+const lab = await openFaultInjection({
+  service: config.service,
+  config: config.faults,
+  db,
+  log: app.log,
+});
+lab?.registerRoutes(app);
+registerConsumerOperationRoutes(app, {
+  db,
+  store,
+  adminToken: config.adminToken,
+  consumers: [{ consumer: orderSaga, handle: orderSagaHandler(deps) }],
+});
+const consumer = startOrderSaga({
+  deps,
+  log: app.log,
+  probe: lab,
+  settings: consumerSettings(config),
+});
 
 await app.listen({ host: config.host, port: config.port });
 app.log.info(`order listening on http://${config.host}:${String(config.port)}`);
@@ -43,6 +66,7 @@ app.log.info(`order listening on http://${config.host}:${String(config.port)}`);
 onShutdownSignal({
   log: app.log,
   close: async () => {
+    await lab?.close();
     await consumer.close();
     await app.close();
     await store.close();

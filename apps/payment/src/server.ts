@@ -3,12 +3,17 @@ import { CONSUMERS } from '@effectively-once/contracts';
 import { countMarkers } from '@effectively-once/idempotency';
 import { startOutboxRelay } from '@effectively-once/outbox';
 import { connect, migrateToLatest } from '@effectively-once/postgres';
+import { openFaultInjection, relayFaultPoint } from '@effectively-once/fault-injection';
 import {
+  consumerSettings,
   createServiceMetrics,
+  noFaults,
   onShutdownSignal,
   openServiceEventStore,
-  startConsumer,
+  registerConsumerOperationRoutes,
   registerParkedMessageRoutes,
+  startConsumer,
+  type ConsumerHandler,
 } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
 import { buildApp } from './app.js';
@@ -21,6 +26,7 @@ import {
   PAYMENT_AUTHORIZATION_EVENTS,
 } from './adapters/subscriptions/payment-authorization.handler.js';
 import type { PaymentHandlerDeps } from './adapters/subscriptions/handler-deps.js';
+import { paymentAuthorization } from './adapters/subscriptions/payment-authorization.consumer.js';
 
 const config = loadPaymentConfig();
 const db = connect<PaymentDatabase>(config.databaseUrl, { applicationName: 'payment' });
@@ -37,6 +43,14 @@ registerParkedMessageRoutes(app, {
   consumer: CONSUMERS.paymentAuthorization,
   adminToken: config.adminToken,
 });
+// Lab mode only (FAULTS_ENABLED + FAULTS_TOKEN); undefined, and nothing of it, otherwise.
+const lab = await openFaultInjection({
+  service: config.service,
+  config: config.faults,
+  db,
+  log: app.log,
+});
+lab?.registerRoutes(app);
 const handlerDeps: PaymentHandlerDeps = {
   db,
   provider: createPaymentProviderClient({
@@ -45,16 +59,33 @@ const handlerDeps: PaymentHandlerDeps = {
   }),
   now: () => new Date(),
   onOutcome: metrics.consumerOutcome,
+  faults: lab ?? noFaults,
 };
+const handle: ConsumerHandler = (event, recorded) =>
+  handlePaymentAuthorization(handlerDeps, event, recorded);
+registerConsumerOperationRoutes(app, {
+  db,
+  store,
+  adminToken: config.adminToken,
+  consumers: [{ consumer: paymentAuthorization, handle }],
+});
 const consumer = startConsumer({
   store,
   consumer: consumerName,
   eventTypes: PAYMENT_AUTHORIZATION_EVENTS,
-  handle: (event, recorded) => handlePaymentAuthorization(handlerDeps, event, recorded),
+  handle,
   metrics,
   log: app.log,
+  probe: lab,
+  ...consumerSettings(config),
 });
-const relay = startOutboxRelay({ db, store, log: app.log, databaseUrl: config.databaseUrl });
+const relay = startOutboxRelay({
+  db,
+  store,
+  log: app.log,
+  databaseUrl: config.databaseUrl,
+  afterAppend: relayFaultPoint(lab),
+});
 
 await app.listen({ host: config.host, port: config.port });
 app.log.info(`payment listening on http://${config.host}:${String(config.port)}`);
@@ -62,6 +93,7 @@ app.log.info(`payment listening on http://${config.host}:${String(config.port)}`
 onShutdownSignal({
   log: app.log,
   close: async () => {
+    await lab?.close();
     await consumer.close();
     await relay.close();
     await app.close();

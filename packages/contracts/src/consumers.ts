@@ -5,6 +5,8 @@
 
 export const CONSUMERS = Object.freeze({
   inventoryReservation: 'inventory-reservation-v1',
+  /** Tallies ordered units per SKU; guarded by its marker alone (no business key). */
+  inventoryDemand: 'inventory-demand-v1',
   paymentAuthorization: 'payment-authorization-v1',
   orderSaga: 'order-saga-v1',
   notificationEmail: 'notification-email-v1',

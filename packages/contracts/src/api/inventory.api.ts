@@ -3,11 +3,18 @@ import { Sku } from '../events/values.js';
 
 export const SkuParams = z.object({ sku: Sku });
 
+const Units = z.number().int().nonnegative();
+
+/** One SKU's stock. Every unit ever restocked is in exactly one of three places. */
 export const StockLevel = z
   .object({
     sku: Sku,
-    available: z.number().int().nonnegative(),
-    reserved: z.number().int().nonnegative(),
+    available: Units.meta({ description: 'Units an order can still reserve.' }),
+    reserved: Units.meta({ description: 'Units held for orders not yet confirmed or cancelled.' }),
+    stocked: Units.meta({
+      description: 'Every unit ever restocked: available + reserved + consumed = stocked.',
+    }),
+    consumed: Units.meta({ description: 'Units of confirmed orders: they left the warehouse.' }),
   })
   .meta({ id: 'StockLevel' });
 export type StockLevel = z.infer<typeof StockLevel>;
@@ -22,3 +29,18 @@ export const RestockRequest = z
   .strict()
   .meta({ id: 'RestockRequest' });
 export type RestockRequest = z.infer<typeof RestockRequest>;
+
+/** How much of one SKU was ordered: every placement counts, whatever became of it. */
+export const SkuDemand = z
+  .object({
+    sku: Sku,
+    /** Units of this SKU over every placed order. */
+    unitsOrdered: Units,
+    /** Placed orders with at least one line of this SKU. */
+    orders: Units,
+  })
+  .meta({ id: 'SkuDemand' });
+export type SkuDemand = z.infer<typeof SkuDemand>;
+
+export const DemandList = z.object({ demand: z.array(SkuDemand) }).meta({ id: 'DemandList' });
+export type DemandList = z.infer<typeof DemandList>;

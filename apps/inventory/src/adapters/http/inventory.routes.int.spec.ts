@@ -1,6 +1,7 @@
 // The inventory HTTP API through inject, on a real database: restock, read,
-// list, the problem documents for a missing SKU and for invalid requests, and
+// list, the demand tally, the problem documents for a missing SKU and for invalid requests, and
 // health and readiness.
+import { randomUUID } from 'node:crypto';
 import { createPostgresEventStore, eventStoreMigrations } from '@effectively-once/event-store';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { createServiceMetrics } from '@effectively-once/service-kit';
@@ -8,7 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import type { InventoryDatabase } from '../postgres/database.js';
 import { inventoryDatabaseMigrations } from '../postgres/inventory-database-migrations.js';
-import { newSku } from '../../testing/order-deliveries.js';
+import { handleDemandEvent } from '../subscriptions/inventory-demand.consumer.js';
+import { newSku, orderPlaced } from '../../testing/order-deliveries.js';
 
 const { db } = await createTestDatabase<InventoryDatabase>(inventoryDatabaseMigrations);
 const eventStoreDb = await createTestDatabase(eventStoreMigrations);
@@ -35,8 +37,8 @@ describe('POST /inventory/:sku/restock', () => {
     const added = await restock(sku, { quantity: 3 });
 
     expect(created.statusCode).toBe(200);
-    expect(created.json()).toEqual({ sku, available: 5, reserved: 0 });
-    expect(added.json()).toEqual({ sku, available: 8, reserved: 0 });
+    expect(created.json()).toEqual({ sku, available: 5, reserved: 0, stocked: 5, consumed: 0 });
+    expect(added.json()).toEqual({ sku, available: 8, reserved: 0, stocked: 8, consumed: 0 });
   });
 
   it.each([
@@ -84,7 +86,7 @@ describe('GET /inventory/:sku', () => {
     const response = await app.inject({ method: 'GET', url: `/inventory/${sku}` });
 
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ sku, available: 7, reserved: 0 });
+    expect(response.json()).toEqual({ sku, available: 7, reserved: 0, stocked: 7, consumed: 0 });
   });
 
   it('answers an unknown SKU with a 404 SKU_NOT_FOUND problem', async () => {
@@ -119,8 +121,36 @@ describe('GET /inventory', () => {
     expect(skus).toEqual([...skus].sort());
     expect(stockLevels).toEqual(
       expect.arrayContaining([
-        { sku: first, available: 1, reserved: 0 },
-        { sku: second, available: 2, reserved: 0 },
+        { sku: first, available: 1, reserved: 0, stocked: 1, consumed: 0 },
+        { sku: second, available: 2, reserved: 0, stocked: 2, consumed: 0 },
+      ]),
+    );
+  });
+});
+
+describe('GET /inventory/demand', () => {
+  it('lists the tally of inventory-demand-v1, in SKU order', async () => {
+    const [mug, tea] = [newSku(), newSku()].sort() as [string, string];
+    for (const placed of [
+      orderPlaced(randomUUID(), [{ sku: mug, quantity: 2 }]),
+      orderPlaced(randomUUID(), [
+        { sku: tea, quantity: 1 },
+        { sku: mug, quantity: 3 },
+      ]),
+    ]) {
+      await handleDemandEvent({ db }, placed.event, placed.recorded);
+    }
+
+    const response = await app.inject({ method: 'GET', url: '/inventory/demand' });
+
+    expect(response.statusCode).toBe(200);
+    const { demand } = response.json<{ demand: { sku: string }[] }>();
+    const skus = demand.map((line) => line.sku);
+    expect(skus).toEqual([...skus].sort());
+    expect(demand).toEqual(
+      expect.arrayContaining([
+        { sku: mug, unitsOrdered: 5, orders: 2 },
+        { sku: tea, unitsOrdered: 1, orders: 1 },
       ]),
     );
   });

@@ -2,10 +2,16 @@
 // locked the SKUs' rows in SKU order: two orders sharing SKUs then queue on the
 // first shared one instead of deadlocking, whatever order their lines are in.
 import type { OrderLine, StockLevel } from '@effectively-once/contracts';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
+import type { StockOnHand } from '../../domain/reservation.decide.js';
 import type { InventoryDatabase } from './database.js';
 
 type Db = Kysely<InventoryDatabase> | Transaction<InventoryDatabase>;
+
+/** What a row holds now, as the reservation rule and the stock moves need it. */
+export interface LockedStock extends StockOnHand {
+  readonly reserved: number;
+}
 
 /**
  * Locks the rows of the given SKUs (FOR UPDATE, in SKU order) and returns
@@ -17,7 +23,7 @@ type Db = Kysely<InventoryDatabase> | Transaction<InventoryDatabase>;
 export async function lockStock(
   trx: Transaction<InventoryDatabase>,
   skus: readonly string[],
-): Promise<StockLevel[]> {
+): Promise<LockedStock[]> {
   if (skus.length === 0) return [];
   return trx
     .selectFrom('inventory')
@@ -64,7 +70,8 @@ export async function moveStock(
 }
 
 /**
- * Adds `quantity` to a SKU's available stock, creating the SKU on its first restock.
+ * Adds `quantity` to a SKU's available stock and to its stocked total,
+ * creating the SKU on its first restock.
  *
  * @example
  * const level = await restock(db, { sku: 'SKU-MUG', quantity: 10 });
@@ -75,21 +82,22 @@ export async function restock(
 ): Promise<StockLevel> {
   return db
     .insertInto('inventory')
-    .values({ sku: input.sku, available: input.quantity, reserved: 0 })
+    .values({ sku: input.sku, available: input.quantity, reserved: 0, stocked: input.quantity })
     .onConflict((oc) =>
       oc.column('sku').doUpdateSet((eb) => ({
         available: eb('inventory.available', '+', eb.ref('excluded.available')),
+        stocked: eb('inventory.stocked', '+', eb.ref('excluded.stocked')),
         updated_at: sql<Date>`now()`,
       })),
     )
-    .returning(['sku', 'available', 'reserved'])
+    .returning((eb) => ['sku', 'available', 'reserved', 'stocked', consumedUnits(eb)])
     .executeTakeFirstOrThrow();
 }
 
 export async function findStock(db: Db, sku: string): Promise<StockLevel | undefined> {
   return db
     .selectFrom('inventory')
-    .select(['sku', 'available', 'reserved'])
+    .select((eb) => ['sku', 'available', 'reserved', 'stocked', consumedUnits(eb)])
     .where('sku', '=', sku)
     .executeTakeFirst();
 }
@@ -97,7 +105,26 @@ export async function findStock(db: Db, sku: string): Promise<StockLevel | undef
 export async function listStock(db: Db): Promise<StockLevel[]> {
   return db
     .selectFrom('inventory')
-    .select(['sku', 'available', 'reserved'])
+    .select((eb) => ['sku', 'available', 'reserved', 'stocked', consumedUnits(eb)])
     .orderBy('sku')
     .execute();
+}
+
+/**
+ * The SKU's units on consumed reservation lines. Counted from the lines rather
+ * than kept in a column, so `available + reserved + consumed = stocked` checks
+ * two tables against each other instead of restating one.
+ */
+function consumedUnits(eb: ExpressionBuilder<InventoryDatabase, 'inventory'>) {
+  return eb.fn
+    .coalesce(
+      eb
+        .selectFrom('inventory_reservation as line')
+        .select((sub) => sub.fn.sum<number>('line.quantity').as('units'))
+        .whereRef('line.sku', '=', 'inventory.sku')
+        .where('line.status', '=', 'consumed'),
+      eb.lit(0),
+    )
+    .$castTo<number>()
+    .as('consumed');
 }

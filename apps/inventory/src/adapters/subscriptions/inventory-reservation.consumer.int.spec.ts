@@ -293,11 +293,11 @@ it('acknowledges order events it does not act on as ignored, without a marker', 
   expect(await markerCount(db, [requested.recorded.id])).toBe(0);
 });
 
-/** For one SKU: available + reserved + consumed quantities = everything restocked. */
+/** For one SKU: available + reserved + consumed quantities = stocked = everything restocked. */
 async function expectStockInvariant(sku: string, restocked: number): Promise<void> {
   const stock = await db
     .selectFrom('inventory')
-    .select(['available', 'reserved'])
+    .select(['available', 'reserved', 'stocked'])
     .where('sku', '=', sku)
     .executeTakeFirstOrThrow();
   const lines = await db
@@ -310,5 +310,6 @@ async function expectStockInvariant(sku: string, restocked: number): Promise<voi
       .filter((line) => line.status === status)
       .reduce((total, line) => total + line.quantity, 0);
   expect(stock.reserved).toBe(sum('reserved'));
-  expect(stock.available + stock.reserved + sum('consumed')).toBe(restocked);
+  expect(stock.stocked).toBe(restocked);
+  expect(stock.available + stock.reserved + sum('consumed')).toBe(stock.stocked);
 }

@@ -16,6 +16,7 @@ import {
   underNewMessageId,
   type Delivered,
 } from '../../testing/order-events.js';
+import { failingAt } from '../../testing/failing-fault-points.js';
 import { startMailSink } from '../../testing/mail-sink.js';
 import type { NotificationDatabase } from '../postgres/database.js';
 import { notificationDatabaseMigrations } from '../postgres/notification-migrations.js';
@@ -269,5 +270,44 @@ describe('notification-email-v1', () => {
     expect(await notificationsOf(orderId)).toHaveLength(1);
     expect(await outboxOf(orderId)).toHaveLength(1);
     expect(await markersOf(confirmed.recorded.id)).toHaveLength(1);
+  });
+
+  it('a lab fault after SMTP accepted, before the commit: the redelivery resends under the same Message-ID and records it once', async () => {
+    const confirmed = orderConfirmed();
+    const { orderId } = confirmed;
+    const faults = failingAt('after-email-sent');
+
+    await expect(
+      handleNotificationEmail({ db, mailer, now, faults }, confirmed.event, confirmed.recorded),
+    ).rejects.toMatchObject({ kind: 'retryable' });
+    expect(faults.reached).toEqual([
+      {
+        point: 'after-email-sent',
+        facts: {
+          consumer: 'notification-email-v1',
+          eventType: 'OrderConfirmed',
+          orderId,
+          messageId: confirmed.recorded.id,
+        },
+      },
+    ]);
+    expect(smtp.receivedFor(orderId)).toHaveLength(1);
+    expect(await notificationsOf(orderId)).toEqual([]);
+    expect(await outboxOf(orderId)).toEqual([]);
+    expect(await markersOf(confirmed.recorded.id)).toEqual([]);
+
+    await expect(deliver(confirmed)).resolves.toMatchObject({ outcome: 'applied' });
+
+    const messageId = emailMessageId(orderId, 'order_confirmed');
+    expect(
+      smtp.receivedFor(orderId).map(({ messageId: id, duplicate }) => ({ id, duplicate })),
+    ).toEqual([
+      { id: messageId, duplicate: false },
+      { id: messageId, duplicate: true },
+    ]);
+    expect(await notificationsOf(orderId)).toHaveLength(1);
+    expect(await outboxOf(orderId)).toMatchObject([
+      { event_type: 'CustomerNotified', data: { emailMessageId: messageId } },
+    ]);
   });
 });

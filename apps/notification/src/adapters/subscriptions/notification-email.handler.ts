@@ -29,7 +29,7 @@ import {
   type ProcessResult,
 } from '@effectively-once/idempotency';
 import { enqueueEvents } from '@effectively-once/outbox';
-import { outgoingEvent } from '@effectively-once/service-kit';
+import { noFaults, outgoingEvent, type FaultPoints } from '@effectively-once/service-kit';
 import type { Kysely, Transaction } from 'kysely';
 import { composeEmail } from '../../domain/email.compose.js';
 import type { Email } from '../../domain/notification.js';
@@ -55,6 +55,8 @@ export interface NotificationEmailDeps {
   mailer: Mailer;
   now: () => Date;
   onOutcome?: OutcomeListener;
+  /** The failure lab's points in this consumer; `noFaults` when absent (outside lab mode). */
+  faults?: FaultPoints;
 }
 
 /** What an applied message did: the email it sent, as CustomerNotified says it. */
@@ -82,13 +84,26 @@ export async function handleNotificationEmail(
     consumer: notificationEmail,
     message: { id: recorded.id, type: recorded.type },
     ...(deps.onOutcome === undefined ? {} : { onOutcome: deps.onOutcome }),
-    work: (trx) => sendOnce(trx, { email, mailer: deps.mailer, sentAt: deps.now(), recorded }),
+    work: (trx) =>
+      sendOnce(trx, {
+        email,
+        mailer: deps.mailer,
+        faults: deps.faults ?? noFaults,
+        sentAt: deps.now(),
+        recorded,
+      }),
   });
 }
 
 async function sendOnce(
   trx: Transaction<NotificationDatabase>,
-  input: { email: Email; mailer: Mailer; sentAt: Date; recorded: RecordedEvent },
+  input: {
+    email: Email;
+    mailer: Mailer;
+    faults: FaultPoints;
+    sentAt: Date;
+    recorded: RecordedEvent;
+  },
 ): Promise<Notified> {
   const { email, mailer, sentAt, recorded } = input;
   await insertNotification(trx, {
@@ -99,7 +114,14 @@ async function sendOnce(
     sent_at: sentAt,
   });
   await mailer.send(email);
-  // From here to COMMIT is the crash window described at the top of this file.
+  // From here to COMMIT is the crash window described at the top of this file;
+  // the failure lab can stop the handler at its start (after-email-sent).
+  await input.faults.hit('after-email-sent', {
+    consumer: CONSUMERS.notificationEmail,
+    eventType: recorded.type,
+    orderId: email.orderId,
+    messageId: recorded.id,
+  });
   const notified: Notified = {
     orderId: email.orderId,
     kind: email.kind,

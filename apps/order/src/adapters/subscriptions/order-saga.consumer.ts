@@ -2,7 +2,13 @@
 // payment- streams, each delivery handled by handleOrderSagaEvent.
 import { CONSUMERS } from '@effectively-once/contracts';
 import { countMarkers } from '@effectively-once/idempotency';
-import { startConsumer, type RunningConsumer } from '@effectively-once/service-kit';
+import {
+  startConsumer,
+  type ConsumerHandler,
+  type DeliveryProbe,
+  type RunningConsumer,
+  type StartConsumerInput,
+} from '@effectively-once/service-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OrderServiceDeps } from '../../order-service.deps.js';
 import { handleOrderSagaEvent, ORDER_SAGA_EVENTS } from './order-saga.handler.js';
@@ -14,20 +20,31 @@ import { handleOrderSagaEvent, ORDER_SAGA_EVENTS } from './order-saga.handler.js
  * const saga = startOrderSaga({ deps, log: app.log });
  * await saga.close();
  */
+/** order-saga-v1's handler, as the subscription and the operator's replay run it. */
+export function orderSagaHandler(deps: OrderServiceDeps): ConsumerHandler {
+  const { db, store, now, metrics } = deps;
+  return (event, recorded) =>
+    handleOrderSagaEvent({ db, store, now, onOutcome: metrics.consumerOutcome }, event, recorded);
+}
+
 export function startOrderSaga(input: {
   deps: OrderServiceDeps;
   log: FastifyBaseLogger;
+  /** Lab mode's delivery probe; absent otherwise. */
+  probe?: DeliveryProbe | undefined;
+  settings?: Pick<StartConsumerInput, 'concurrency' | 'groupSettings'>;
 }): RunningConsumer {
-  const { db, store, now, metrics } = input.deps;
+  const { db, metrics } = input.deps;
   const consumer = CONSUMERS.orderSaga;
   metrics.trackMarkerRows({ consumer, count: () => countMarkers(db, consumer) });
   return startConsumer({
-    store,
+    store: input.deps.store,
     consumer,
     eventTypes: ORDER_SAGA_EVENTS,
-    handle: (event, recorded) =>
-      handleOrderSagaEvent({ db, store, now, onOutcome: metrics.consumerOutcome }, event, recorded),
+    handle: orderSagaHandler(input.deps),
     metrics,
     log: input.log,
+    probe: input.probe,
+    ...input.settings,
   });
 }

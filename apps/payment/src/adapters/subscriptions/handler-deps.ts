@@ -1,4 +1,5 @@
 import type { OutcomeListener, ProcessResult } from '@effectively-once/idempotency';
+import type { FaultPoints } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
 import type { PaymentDatabase } from '../postgres/payment.database.js';
 import type { PaymentProvider } from '../provider/payment-provider.client.js';
@@ -9,6 +10,8 @@ export interface PaymentHandlerDeps {
   provider: PaymentProvider;
   now: () => Date;
   onOutcome?: OutcomeListener;
+  /** The failure lab's points in this consumer; `noFaults` when absent (outside lab mode). */
+  faults?: FaultPoints;
 }
 
 /** processOnce's result, or `ignored` for an event this consumer does not handle. */

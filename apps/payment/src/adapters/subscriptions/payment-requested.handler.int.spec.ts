@@ -13,6 +13,7 @@ import {
   createPaymentProviderClient,
   type PaymentProvider,
 } from '../provider/payment-provider.client.js';
+import { failingAt } from '../../testing/failing-fault-points.js';
 import { paymentRequested } from '../../testing/order-events.fixtures.js';
 import { markersOf, outboxEventsOf } from '../../testing/payment-database.inspect.js';
 import { startPaymentProvider } from '../../testing/payment-provider.harness.js';
@@ -132,6 +133,40 @@ describe('OrderPaymentRequested', () => {
       authorizationId: charged!.authorizationId,
     });
     expect(await outboxEventsOf(db, orderId)).toHaveLength(1);
+  });
+
+  it('a lab fault after the provider authorized, before the result committed: the redelivery records the one authorization', async () => {
+    const { event, recorded } = paymentRequested();
+    const { orderId, paymentAttemptId } = event.data;
+    const faults = failingAt('after-provider-authorized');
+
+    await expect(
+      handlePaymentRequested({ ...depsWith(client), faults }, event, recorded),
+    ).rejects.toThrow('injected fault at after-provider-authorized');
+    expect(faults.reached).toEqual([
+      {
+        point: 'after-provider-authorized',
+        facts: {
+          consumer: 'payment-authorization-v1',
+          eventType: 'OrderPaymentRequested',
+          orderId,
+          messageId: recorded.id,
+        },
+      },
+    ]);
+    const [charged] = await provider.ledger(authorizeKey(paymentAttemptId));
+    expect(charged).toBeDefined();
+    expect(await findAttemptByOrder(db, { orderId })).toMatchObject({ status: 'pending' });
+    expect(await outboxEventsOf(db, orderId)).toEqual([]);
+    expect(await markersOf(db, recorded.id)).toBe(0);
+
+    const retried = await handlePaymentRequested(depsWith(client), event, recorded);
+
+    expect(retried).toMatchObject({ outcome: 'applied', result: 'authorized' });
+    expect(await provider.ledger(authorizeKey(paymentAttemptId))).toEqual([charged]);
+    expect(await outboxEventsOf(db, orderId)).toMatchObject([
+      { type: 'PaymentAuthorized', data: { authorizationId: charged!.authorizationId } },
+    ]);
   });
 
   it('tok_timeout: the client gives up (retryable), the retry gets the stored authorization, authorized once', async () => {

@@ -6,6 +6,7 @@
 //   2. call the provider with the attempt's idempotency key, outside any transaction;
 //   3. processOnce: record the answer and enqueue its event, with the message's marker.
 import {
+  CONSUMERS,
   paymentStream,
   type EventOf,
   type OrderPaymentRequested,
@@ -13,7 +14,7 @@ import {
 import type { RecordedEvent } from '@effectively-once/event-store';
 import { terminalFailure, type ProcessResult } from '@effectively-once/idempotency';
 import { enqueueEvents } from '@effectively-once/outbox';
-import { outgoingEvent } from '@effectively-once/service-kit';
+import { noFaults, outgoingEvent } from '@effectively-once/service-kit';
 import {
   decideOnAuthorizationAnswer,
   decideOnPaymentRequest,
@@ -62,7 +63,22 @@ export async function handlePaymentRequested(
   // same key and gets the stored answer (the provider replays it), so the
   // ledger still holds one authorization. A timeout lands here too: it is a
   // retryable failure, and the retry collects the answer the same way.
+  if (answer.kind === 'authorized') await authorizedNotYetRecorded(deps, recorded, event);
   return recordAnswer(deps, { recorded, orderId: event.data.orderId, answer });
+}
+
+/** The failure lab's point in crash window 2: it may hold, fail or crash the process here. */
+async function authorizedNotYetRecorded(
+  deps: PaymentHandlerDeps,
+  recorded: RecordedEvent,
+  event: PaymentRequested,
+): Promise<void> {
+  await (deps.faults ?? noFaults).hit('after-provider-authorized', {
+    consumer: CONSUMERS.paymentAuthorization,
+    eventType: recorded.type,
+    orderId: event.data.orderId,
+    messageId: recorded.id,
+  });
 }
 
 /** Step 1: under the order's lock, so a cancellation cannot slip in between the read and the insert. */
