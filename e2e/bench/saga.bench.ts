@@ -40,9 +40,7 @@ interface LoadResult {
 async function main(): Promise<void> {
   const loadAtStart = loadavg()[0] ?? 0;
   const stack = await startStack({ env: { STACK_DURABILITY: 'durable', LOG_LEVEL: 'warn' } });
-  const eventStoreUrl = stack.databases['eventStore'];
-  if (eventStoreUrl === undefined)
-    throw new Error('the stack did not report its event-store database');
+  const eventStoreUrl = stack.databases.eventStore;
   const store = createPostgresEventStore({ url: eventStoreUrl });
   const ended = new Map<string, number>();
   const waiters = new Map<string, () => void>();

@@ -4,12 +4,18 @@
 import { dropDatabase } from '@effectively-once/postgres';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { startStack, type RunningStack } from './start-stack.js';
+import { startStack, type RunningStack, type StackReady } from './start-stack.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     gatewayUrl: string;
     stackLogFile: string;
+    /** The shared stack's state file (STACK_STATE_FILE). */
+    stackStateFile: string;
+    /** Lab mode of the shared stack: always off. */
+    stackFaults: StackReady['faults'];
+    /** The processes the supervisor had started when the stack was ready. */
+    stackProcesses: string[];
   }
 }
 
@@ -34,6 +40,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const stack = await startStack();
   project.provide('gatewayUrl', stack.gatewayUrl);
   project.provide('stackLogFile', stack.logFile);
+  project.provide('stackStateFile', stack.stateFile);
+  project.provide('stackFaults', stack.faults);
+  project.provide('stackProcesses', [
+    ...new Set(stack.processEvents.filter((e) => e.type === 'started').map((e) => e.name)),
+  ]);
   return async () => {
     await stack.stop();
     await dropStackDatabases(stack);

@@ -7,17 +7,16 @@ import { mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+// The supervisor's own schema of its messages: zod only, none of its code.
+import { StackReadyMessage } from '../../apps/supervisor/src/stack-state.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SUPERVISOR = 'apps/supervisor/src/main.ts';
 
-const ReadyMessage = z.object({
-  type: z.literal('ready'),
-  gatewayUrl: z.url(),
-  ports: z.record(z.string(), z.number()),
-  databases: z.record(z.string(), z.string()),
-});
-export type StackReady = z.infer<typeof ReadyMessage>;
+/** gatewayUrl, ports, databases and `faults` (lab mode on, with its token, or off). */
+export type StackReady = StackReadyMessage;
+/** Any "ready" message, so that one the schema refuses fails the start at once, with the reason. */
+const AnyReadyMessage = z.object({ type: z.literal('ready') });
 
 const ProcessMessage = z.object({
   type: z.literal('process'),
@@ -38,6 +37,8 @@ export interface RunningStack extends StackReady {
   readonly logFile: string;
   /** Every database of this stack starts with it. */
   readonly databasePrefix: string;
+  /** The supervisor's state file (STACK_STATE_FILE), next to the log; removed when the stack stops. */
+  readonly stateFile: string;
   stop(): Promise<void>;
 }
 
@@ -50,6 +51,9 @@ function tail(file: string, lines = 40): string {
 }
 
 /**
+ * `env` is added to the supervisor's environment last, so it can override
+ * anything (e.g. `{ STACK_FAULTS: 'true' }` for lab mode).
+ *
  * @example
  * const stack = await startStack();
  * await fetch(`${stack.gatewayUrl}/api/health`);
@@ -62,6 +66,7 @@ export async function startStack(
   mkdirSync(logDir, { recursive: true });
   const runId = randomBytes(4).toString('hex');
   const logFile = path.join(logDir, `stack-${runId}.log`);
+  const stateFile = path.join(logDir, `stack-${runId}.json`);
   const databasePrefix = `eo_e2e_${runId}_`;
   const log = openSync(logFile, 'a');
   const child = spawn(process.execPath, ['--import', 'tsx', SUPERVISOR], {
@@ -73,6 +78,9 @@ export async function startStack(
       STACK_LOG_FORMAT: 'raw',
       STACK_DURABILITY: 'fast-for-tests',
       STACK_DATABASE_PREFIX: databasePrefix,
+      STACK_STATE_FILE: stateFile,
+      // A test states the mode it needs; the developer's shell does not choose it.
+      STACK_FAULTS: 'false',
       ...input.env,
     },
     stdio: ['ignore', log, log, 'ipc'],
@@ -95,10 +103,15 @@ export async function startStack(
       );
     }, input.timeoutMs ?? 90_000);
     child.on('message', (message) => {
-      const parsed = ReadyMessage.safeParse(message);
-      if (!parsed.success) return;
+      if (!AnyReadyMessage.safeParse(message).success) return;
       clearTimeout(timer);
-      resolve(parsed.data);
+      const parsed = StackReadyMessage.safeParse(message);
+      if (parsed.success) {
+        resolve(parsed.data);
+        return;
+      }
+      child.kill('SIGTERM');
+      reject(new Error(`The supervisor's ready message is not valid: ${parsed.error.message}`));
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
@@ -114,6 +127,7 @@ export async function startStack(
     ...ready,
     logFile,
     databasePrefix,
+    stateFile,
     supervisorPid: child.pid ?? -1,
     processEvents,
     pidOf: (name) => {

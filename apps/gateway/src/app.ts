@@ -17,6 +17,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Upstreams } from './config.js';
 import { notFoundHandler, problemErrorHandler } from './problem.js';
+import { registerAdminRoutes } from './routes/admin.routes.js';
 import { registerForwardedRoutes } from './routes/forward.routes.js';
 import { registerHealthRoutes } from './routes/health.routes.js';
 import { registerIndexRoute } from './routes/index.routes.js';
@@ -76,6 +77,7 @@ export function buildApp(options: GatewayOptions): GatewayInstance {
   // An encapsulated scope, so that its pass-through body parser stays its own.
   void app.register((scope, _options, done) => {
     registerForwardedRoutes(scope, options);
+    registerAdminRoutes(scope, options);
     done();
   });
   registerHealthRoutes(app, options);

@@ -1,6 +1,11 @@
 // The only reader of process.env in the supervisor. Everything else gets
 // these values as arguments; children get their own env built from them.
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 const port = z.coerce.number().int().min(0).max(65_535);
 
@@ -34,12 +39,39 @@ const SupervisorEnv = z.object({
   /** `raw`: pass the services' JSON log lines through. `pretty`: one short line each. */
   STACK_LOG_FORMAT: z.enum(['pretty', 'raw']).default('pretty'),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info'),
+  /**
+   * Lab mode: the four saga services accept faults over /admin/lab, consume one
+   * message at a time with a short lease, and a second inventory process runs.
+   */
+  STACK_FAULTS: z.stringbool().default(false),
+  /** The lab's bearer token; generated at start when lab mode is on and it is unset. */
+  FAULTS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Where the running stack describes itself (URLs, ports, token) for tools; relative to the working directory. */
+  STACK_STATE_FILE: z.string().min(1).optional(),
 });
 
-export type SupervisorConfig = z.output<typeof SupervisorEnv> & {
+/** Lab mode is off, or on with the token every /admin/lab call must carry. */
+export type FaultsSetting =
+  { readonly enabled: false } | { readonly enabled: true; readonly token: string };
+
+export type SupervisorConfig = Omit<
+  z.output<typeof SupervisorEnv>,
+  'STACK_FAULTS' | 'FAULTS_TOKEN' | 'STACK_STATE_FILE'
+> & {
   /** What the children inherit unchanged: PATH, the event-store and database selection, etc. */
   readonly inheritedEnv: Readonly<Record<string, string>>;
+  readonly faults: FaultsSetting;
+  /** Absolute path of the state file. */
+  readonly stateFile: string;
 };
+
+/** Where `pnpm start` writes its state file unless STACK_STATE_FILE says otherwise. */
+export const DEFAULT_STATE_FILE = path.join(REPO_ROOT, '.stack', 'stack.json');
+
+/** 32 hex characters: a token for a local lab, not a password to remember. */
+function generateToken(): string {
+  return randomBytes(16).toString('hex');
+}
 
 /** Passed through to every child as is. DATABASE_URL is not: each child gets its own database's URL. */
 const INHERITED = [
@@ -72,5 +104,13 @@ export function loadSupervisorConfig(env: NodeJS.ProcessEnv = process.env): Supe
     const value = env[key];
     if (value !== undefined && value !== '') inheritedEnv[key] = value;
   }
-  return { ...parsed.data, inheritedEnv };
+  const { STACK_FAULTS, FAULTS_TOKEN, STACK_STATE_FILE, ...settings } = parsed.data;
+  return {
+    ...settings,
+    inheritedEnv,
+    faults: STACK_FAULTS
+      ? { enabled: true, token: FAULTS_TOKEN ?? generateToken() }
+      : { enabled: false },
+    stateFile: STACK_STATE_FILE === undefined ? DEFAULT_STATE_FILE : path.resolve(STACK_STATE_FILE),
+  };
 }

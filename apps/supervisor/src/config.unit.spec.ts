@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSupervisorConfig } from './config.js';
+import { DEFAULT_STATE_FILE, loadSupervisorConfig } from './config.js';
 
 describe('loadSupervisorConfig', () => {
   it('given no settings, then the documented defaults apply', () => {
@@ -21,5 +23,41 @@ describe('loadSupervisorConfig', () => {
     expect(config.inheritedEnv).toEqual({
       EVENTSTORE_CONNECTION_STRING: 'esdb://localhost:2113?tls=false',
     });
+  });
+
+  it('given no lab settings, then fault injection is off and the state file is .stack/stack.json in the repository', () => {
+    const config = loadSupervisorConfig({ FAULTS_TOKEN: 'a-token-that-is-long-enough' });
+    expect(config.faults).toEqual({ enabled: false });
+    expect(config.stateFile).toBe(DEFAULT_STATE_FILE);
+    const repoRoot = path.dirname(path.dirname(DEFAULT_STATE_FILE));
+    expect(path.relative(repoRoot, DEFAULT_STATE_FILE)).toBe(path.join('.stack', 'stack.json'));
+    expect(existsSync(path.join(repoRoot, 'pnpm-workspace.yaml'))).toBe(true);
+  });
+
+  it('given STACK_FAULTS without a token, then a 32 hex character token is generated', () => {
+    const config = loadSupervisorConfig({ STACK_FAULTS: 'true' });
+    expect(config.faults).toEqual({
+      enabled: true,
+      token: expect.stringMatching(/^[0-9a-f]{32}$/) as unknown,
+    });
+  });
+
+  it('given STACK_FAULTS with a token, then that token is used', () => {
+    const config = loadSupervisorConfig({
+      STACK_FAULTS: 'true',
+      FAULTS_TOKEN: 'lab-token-0123456789',
+    });
+    expect(config.faults).toEqual({ enabled: true, token: 'lab-token-0123456789' });
+  });
+
+  it('given a short token or a STACK_FAULTS that is not a boolean, then the error names them', () => {
+    expect(() =>
+      loadSupervisorConfig({ STACK_FAULTS: 'sometimes', FAULTS_TOKEN: 'short' }),
+    ).toThrow(/STACK_FAULTS .*FAULTS_TOKEN must be at least 16 characters/);
+  });
+
+  it('given a relative STACK_STATE_FILE, then it is resolved against the working directory', () => {
+    const config = loadSupervisorConfig({ STACK_STATE_FILE: 'tmp/state.json' });
+    expect(config.stateFile).toBe(path.resolve('tmp/state.json'));
   });
 });

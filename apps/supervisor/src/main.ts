@@ -1,16 +1,19 @@
 // `pnpm start`: the composition root of the whole stack. Starts PostgreSQL
 // (embedded, or DATABASE_URL), prepares the databases, starts every process
 // group in order and waits for each to be ready, seeds demo stock, prints the
-// URLs, and on Ctrl-C or SIGTERM stops everything it started.
+// URLs, writes the state file, and on Ctrl-C or SIGTERM stops everything it started.
 import { fileURLToPath } from 'node:url';
 import { startPostgres, type PostgresServer } from '@effectively-once/postgres';
+import { labModeNotice, readyBanner } from './banner.js';
 import { loadSupervisorConfig } from './config.js';
 import { prepareDatabases } from './databases.js';
 import { formatLogLine } from './log-lines.js';
 import { choosePorts } from './ports.js';
 import { DEFAULT_RESTART_POLICY } from './restart-policy.js';
 import { seedInventory } from './seed.js';
-import { defineStack, type ProcessGroup, type StackPorts } from './stack.js';
+import { defineStack, type ProcessGroup } from './stack.js';
+import type { StackReadyMessage, StackState } from './stack-state.js';
+import { removeStateFile, writeStateFile } from './state-file.js';
 import {
   superviseProcess,
   type ProcessEvent,
@@ -32,6 +35,8 @@ const tell = (message: object): void => {
 const running: SupervisedProcess[] = [];
 let postgres: PostgresServer | undefined;
 let stopping: Promise<void> | undefined;
+/** Set once the state file is being written: stopping waits for it, then removes the file. */
+let stateWrite: Promise<void> | undefined;
 
 function describeEvent(event: ProcessEvent): string {
   if (event.type === 'started') return `${event.name} started (pid ${String(event.pid)})`;
@@ -69,28 +74,14 @@ async function startGroup(
   );
 }
 
-function banner(ports: StackPorts, startedInMs: number): string {
-  const url = (port: number): string => `http://${config.HOST}:${String(port)}`;
-  return [
-    '',
-    `effectively-once is ready in ${(startedInMs / 1000).toFixed(1)} s`,
-    `  entry point (API):   ${url(ports.gateway)}  (try ${url(ports.gateway)}/api/health)`,
-    `  order:               ${url(ports.order)}`,
-    `  inventory:           ${url(ports.inventory)}`,
-    `  payment:             ${url(ports.payment)}`,
-    `  notification:        ${url(ports.notification)}`,
-    `  payment provider:    ${url(ports.paymentProvider)}  (ledger: /ledger)`,
-    `  mail sink:           ${url(ports.mailSink)}  (mail: /emails; SMTP on ${String(ports.smtp)})`,
-    `  event store:         ${config.inheritedEnv['EVENTSTORE_CONNECTION_STRING'] === undefined ? 'embedded (PostgreSQL)' : 'EventStoreDB'}`,
-    `  PostgreSQL:          ${postgres?.kind ?? 'unknown'}`,
-    'Ctrl-C stops everything.',
-    '',
-  ].join('\n');
-}
-
 async function stopAll(exitCode: number): Promise<void> {
   stopping ??= (async () => {
     say('stopping');
+    // First: from now on no tool should find this stack.
+    if (stateWrite !== undefined) {
+      await stateWrite.catch(() => undefined);
+      await removeStateFile(config.stateFile, process.pid);
+    }
     for (const group of [...GROUPS].reverse()) {
       await Promise.all(running.filter((p) => p.spec.group === group).map((p) => p.stop()));
     }
@@ -103,6 +94,7 @@ async function stopAll(exitCode: number): Promise<void> {
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
+  labModeNotice(config.faults).forEach(say);
   postgres = await startPostgres({
     durability: config.STACK_DURABILITY,
     ...(config.STACK_DATA_DIR === undefined ? {} : { dataDir: config.STACK_DATA_DIR }),
@@ -116,6 +108,7 @@ async function main(): Promise<void> {
     mode: config.STACK_PORTS,
     host: config.HOST,
     gatewayPort: config.PORT,
+    lab: config.faults.enabled,
   });
   const specs = defineStack({
     host: config.HOST,
@@ -123,6 +116,7 @@ async function main(): Promise<void> {
     databases,
     logLevel: config.LOG_LEVEL,
     inheritedEnv: config.inheritedEnv,
+    faults: config.faults,
   });
   // The services need the external systems only when they handle a message,
   // not to start, so both groups start together; the gateway's health needs all.
@@ -131,13 +125,41 @@ async function main(): Promise<void> {
   if (config.STACK_SEED) {
     await seedInventory({ inventoryUrl: `http://${config.HOST}:${String(ports.inventory)}` });
   }
-  print(banner(ports, performance.now() - startedAt));
-  tell({
-    type: 'ready',
+  const state: StackState = {
     gatewayUrl: `http://${config.HOST}:${String(ports.gateway)}`,
     ports,
     databases: { adminUrl: postgres.adminUrl, ...databases },
-  });
+    faults: config.faults,
+    ...(config.faults.enabled
+      ? { adminToken: config.inheritedEnv['ADMIN_TOKEN'] ?? config.faults.token }
+      : {}),
+    pid: process.pid,
+    startedAt: new Date().toISOString(),
+  };
+  stateWrite = writeStateFile(config.stateFile, state);
+  await stateWrite;
+  print(
+    readyBanner({
+      host: config.HOST,
+      ports,
+      startedInMs: performance.now() - startedAt,
+      eventStore:
+        config.inheritedEnv['EVENTSTORE_CONNECTION_STRING'] === undefined
+          ? 'embedded (PostgreSQL)'
+          : 'EventStoreDB',
+      postgres: postgres.kind,
+      faults: config.faults,
+      stateFile: config.stateFile,
+    }),
+  );
+  const ready: StackReadyMessage = {
+    type: 'ready',
+    gatewayUrl: state.gatewayUrl,
+    ports,
+    databases: state.databases,
+    faults: config.faults,
+  };
+  tell(ready);
 }
 
 process.once('SIGINT', () => void stopAll(0));

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { FIXED_PORTS, type StackPorts } from './stack.js';
+import { FIXED_INVENTORY_2_PORT, FIXED_PORTS, type StackPorts } from './stack.js';
 
 async function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -18,12 +18,14 @@ async function freePort(host: string): Promise<number> {
  * the stack's life, so a restarted service comes back where the others expect it.
  *
  * @example
- * const ports = await choosePorts({ mode: 'auto', host: '127.0.0.1', gatewayPort: 0 });
+ * const ports = await choosePorts({ mode: 'auto', host: '127.0.0.1', gatewayPort: 0, lab: false });
  */
 export async function choosePorts(input: {
   mode: 'fixed' | 'auto';
   host: string;
   gatewayPort: number;
+  /** Lab mode: a port for inventory-2 as well. */
+  lab: boolean;
 }): Promise<StackPorts> {
   const taken = new Set<number>();
   const pick = async (): Promise<number> => {
@@ -36,7 +38,11 @@ export async function choosePorts(input: {
     }
   };
   const gateway = input.gatewayPort === 0 ? await pick() : input.gatewayPort;
-  if (input.mode === 'fixed') return { ...FIXED_PORTS, gateway };
+  if (input.mode === 'fixed') {
+    return input.lab
+      ? { ...FIXED_PORTS, gateway, inventory2: FIXED_INVENTORY_2_PORT }
+      : { ...FIXED_PORTS, gateway };
+  }
   return {
     gateway,
     order: await pick(),
@@ -46,5 +52,6 @@ export async function choosePorts(input: {
     paymentProvider: await pick(),
     mailSink: await pick(),
     smtp: await pick(),
+    ...(input.lab ? { inventory2: await pick() } : {}),
   };
 }

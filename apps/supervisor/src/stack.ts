@@ -1,17 +1,9 @@
 // What `pnpm start` runs, in start order, and the environment each process
 // gets. Pure: the ports and database URLs come in, process specs go out, so
 // the wiring is unit-tested without starting anything.
+import type { StackFaults, StackPorts } from './stack-state.js';
 
-export interface StackPorts {
-  readonly gateway: number;
-  readonly order: number;
-  readonly inventory: number;
-  readonly payment: number;
-  readonly notification: number;
-  readonly paymentProvider: number;
-  readonly mailSink: number;
-  readonly smtp: number;
-}
+export type { StackPorts } from './stack-state.js';
 
 export const FIXED_PORTS: StackPorts = Object.freeze({
   gateway: 3000,
@@ -22,6 +14,22 @@ export const FIXED_PORTS: StackPorts = Object.freeze({
   paymentProvider: 3005,
   mailSink: 3006,
   smtp: 2525,
+});
+
+/** Lab mode's second inventory process, with fixed ports. */
+export const FIXED_INVENTORY_2_PORT = 3012;
+
+/**
+ * What lab mode changes in each saga service. One message at a time per
+ * process with a 3 s lease: a process stuck on a message takes no other, and
+ * when its lease runs out the store hands the message to the other inventory
+ * process, so two consumers race for one message. Five retries: a message that
+ * fails every time is parked within seconds, not after thirty attempts.
+ */
+export const LAB_CONSUMER_ENV = Object.freeze({
+  CONSUMER_CONCURRENCY: '1',
+  CONSUMER_MESSAGE_TIMEOUT_MS: '3000',
+  CONSUMER_MAX_RETRY_COUNT: '5',
 });
 
 /** One database per service that owns data, plus the embedded event store's. */
@@ -60,31 +68,73 @@ export interface StackInput {
   readonly logLevel: string;
   /** Inherited by every child (PATH, EVENTSTORE_CONNECTION_STRING, ...). */
   readonly inheritedEnv: Readonly<Record<string, string>>;
+  /** On: the saga services run with fault injection and LAB_CONSUMER_ENV, and inventory runs twice. */
+  readonly faults: StackFaults;
+}
+
+function labEnv(
+  faults: StackFaults,
+  inherited: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> {
+  if (!faults.enabled) return {};
+  return {
+    FAULTS_ENABLED: 'true',
+    FAULTS_TOKEN: faults.token,
+    // The lab's scenarios replay parked messages: without an ADMIN_TOKEN of
+    // its own, a lab stack uses the lab token for the /admin routes too.
+    ADMIN_TOKEN: inherited['ADMIN_TOKEN'] ?? faults.token,
+    ...LAB_CONSUMER_ENV,
+  };
 }
 
 /**
  * The processes of the stack in start order.
  *
  * @example
- * const specs = defineStack({ host: '127.0.0.1', ports: FIXED_PORTS, databases, logLevel: 'info', inheritedEnv: {} });
+ * const specs = defineStack({ host: '127.0.0.1', ports: FIXED_PORTS, databases, logLevel: 'info', inheritedEnv: {}, faults: { enabled: false } });
  */
 export function defineStack(input: StackInput): ProcessSpec[] {
   const { host, ports, databases } = input;
   const url = (port: number): string => `http://${host}:${String(port)}`;
   const base = { ...input.inheritedEnv, HOST: host, LOG_LEVEL: input.logLevel };
-  const service = (name: string, port: number, databaseUrl: string, extra = {}): ProcessSpec => ({
-    name,
+  const service = (options: {
+    name: string;
+    /** The app it runs, when that is not its name (inventory-2 runs inventory). */
+    app?: string;
+    port: number;
+    databaseUrl: string;
+    extra?: Readonly<Record<string, string>>;
+  }): ProcessSpec => ({
+    name: options.name,
     group: 'service',
-    entry: `apps/${name}/src/server.ts`,
+    entry: `apps/${options.app ?? options.name}/src/server.ts`,
     env: {
       ...base,
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
+      PORT: String(options.port),
+      DATABASE_URL: options.databaseUrl,
       EVENT_STORE_DATABASE_URL: databases.eventStore,
-      ...extra,
+      ...labEnv(input.faults, input.inheritedEnv),
+      ...options.extra,
     },
-    readyUrl: `${url(port)}/ready`,
+    readyUrl: `${url(options.port)}/ready`,
   });
+  if (input.faults.enabled && ports.inventory2 === undefined) {
+    throw new Error('Lab mode runs inventory-2: choose its port (ports.inventory2) first.');
+  }
+  // Same code, database and consumer groups as `inventory`: a competing consumer.
+  const secondInventory =
+    input.faults.enabled && ports.inventory2 !== undefined
+      ? [
+          service({
+            name: 'inventory-2',
+            app: 'inventory',
+            port: ports.inventory2,
+            databaseUrl: databases.inventory,
+            // One relay process per database keeps a crash armed in the relay on `inventory`.
+            extra: { OUTBOX_RELAY: 'false' },
+          }),
+        ]
+      : [];
 
   return [
     {
@@ -105,14 +155,20 @@ export function defineStack(input: StackInput): ProcessSpec[] {
       env: { ...base, PORT: String(ports.mailSink), SMTP_PORT: String(ports.smtp) },
       readyUrl: `${url(ports.mailSink)}/ready`,
     },
-    service('order', ports.order, databases.order),
-    service('inventory', ports.inventory, databases.inventory),
-    service('payment', ports.payment, databases.payment, {
-      PAYMENT_PROVIDER_URL: url(ports.paymentProvider),
+    service({ name: 'order', port: ports.order, databaseUrl: databases.order }),
+    service({ name: 'inventory', port: ports.inventory, databaseUrl: databases.inventory }),
+    ...secondInventory,
+    service({
+      name: 'payment',
+      port: ports.payment,
+      databaseUrl: databases.payment,
+      extra: { PAYMENT_PROVIDER_URL: url(ports.paymentProvider) },
     }),
-    service('notification', ports.notification, databases.notification, {
-      SMTP_HOST: host,
-      SMTP_PORT: String(ports.smtp),
+    service({
+      name: 'notification',
+      port: ports.notification,
+      databaseUrl: databases.notification,
+      extra: { SMTP_HOST: host, SMTP_PORT: String(ports.smtp) },
     }),
     {
       name: 'gateway',

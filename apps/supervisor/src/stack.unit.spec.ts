@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineStack, FIXED_PORTS, type DatabaseUrls } from './stack.js';
+import { defineStack, FIXED_INVENTORY_2_PORT, FIXED_PORTS, type DatabaseUrls } from './stack.js';
 
 const databases: DatabaseUrls = {
   order: 'postgres://pg@127.0.0.1:5432/eo_order',
@@ -15,9 +15,10 @@ const stack = defineStack({
   databases,
   logLevel: 'info',
   inheritedEnv: { PATH: '/usr/bin' },
+  faults: { enabled: false },
 });
-const spec = (name: string) => {
-  const found = stack.find((candidate) => candidate.name === name);
+const spec = (name: string, specs = stack) => {
+  const found = specs.find((candidate) => candidate.name === name);
   if (found === undefined) throw new Error(`no ${name} in the stack`);
   return found;
 };
@@ -55,5 +56,81 @@ describe('defineStack', () => {
     expect(stack.every((p) => p.env['PATH'] === '/usr/bin')).toBe(true);
     expect(spec('order').readyUrl).toBe('http://127.0.0.1:3001/ready');
     expect(spec('gateway').readyUrl).toBe('http://127.0.0.1:3000/api/health');
+  });
+});
+
+describe('defineStack in lab mode', () => {
+  const token = 'lab-token-0123456789abcdef';
+  const lab = defineStack({
+    host: '127.0.0.1',
+    ports: { ...FIXED_PORTS, inventory2: FIXED_INVENTORY_2_PORT },
+    databases,
+    logLevel: 'info',
+    inheritedEnv: { PATH: '/usr/bin' },
+    faults: { enabled: true, token },
+  });
+  const SAGA_SERVICES = ['order', 'inventory', 'inventory-2', 'payment', 'notification'];
+
+  it('runs a second inventory process right after the first, on its own port and the same database', () => {
+    expect(lab.map((p) => p.name)).toEqual([
+      'payment-provider',
+      'mail-sink',
+      'order',
+      'inventory',
+      'inventory-2',
+      'payment',
+      'notification',
+      'gateway',
+    ]);
+    const second = spec('inventory-2', lab);
+    expect(second).toMatchObject({
+      group: 'service',
+      entry: 'apps/inventory/src/server.ts',
+      readyUrl: 'http://127.0.0.1:3012/ready',
+    });
+    expect(second.env).toMatchObject({
+      PORT: '3012',
+      DATABASE_URL: databases.inventory,
+      EVENT_STORE_DATABASE_URL: databases.eventStore,
+    });
+  });
+
+  it('turns fault injection on in every saga service, with one message at a time, a 3 s lease and 5 retries', () => {
+    for (const name of SAGA_SERVICES) {
+      expect(spec(name, lab).env, name).toMatchObject({
+        FAULTS_ENABLED: 'true',
+        FAULTS_TOKEN: token,
+        CONSUMER_CONCURRENCY: '1',
+        CONSUMER_MESSAGE_TIMEOUT_MS: '3000',
+        CONSUMER_MAX_RETRY_COUNT: '5',
+      });
+    }
+  });
+
+  it('keeps the gateway pointed at the first inventory and gives no lab settings outside the saga services', () => {
+    expect(spec('gateway', lab).env['INVENTORY_URL']).toBe('http://127.0.0.1:3002');
+    for (const name of ['payment-provider', 'mail-sink', 'gateway']) {
+      expect(spec(name, lab).env['FAULTS_TOKEN'], name).toBeUndefined();
+    }
+  });
+
+  it('gives a default stack no lab settings at all', () => {
+    expect(stack.some((p) => p.name === 'inventory-2')).toBe(false);
+    expect(stack.some((p) => 'FAULTS_ENABLED' in p.env || 'CONSUMER_CONCURRENCY' in p.env)).toBe(
+      false,
+    );
+  });
+
+  it('refuses lab mode without a port for inventory-2', () => {
+    expect(() =>
+      defineStack({
+        host: '127.0.0.1',
+        ports: FIXED_PORTS,
+        databases,
+        logLevel: 'info',
+        inheritedEnv: {},
+        faults: { enabled: true, token },
+      }),
+    ).toThrow(/inventory2/);
   });
 });

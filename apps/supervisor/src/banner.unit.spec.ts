@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { labModeNotice, readyBanner, type BannerInput } from './banner.js';
+import { FIXED_PORTS } from './stack.js';
+
+const token = 'lab-token-0123456789abcdef';
+const input: BannerInput = {
+  host: '127.0.0.1',
+  ports: FIXED_PORTS,
+  startedInMs: 9_800,
+  eventStore: 'embedded (PostgreSQL)',
+  postgres: 'embedded',
+  faults: { enabled: false },
+  stateFile: '/repo/.stack/stack.json',
+};
+
+describe('labModeNotice', () => {
+  it('given lab mode, then it says fault injection is on and shows the token', () => {
+    const lines = labModeNotice({ enabled: true, token });
+    expect(lines[0]).toMatch(/^FAULT INJECTION IS ON/);
+    expect(lines.join('\n')).toContain(`FAULTS_TOKEN=${token}`);
+  });
+
+  it('given a default stack, then it says nothing', () => {
+    expect(labModeNotice({ enabled: false })).toEqual([]);
+  });
+});
+
+describe('readyBanner', () => {
+  it('given a default stack, then fault injection is off and there is no inventory-2', () => {
+    const banner = readyBanner(input);
+    expect(banner).toMatch(/fault injection: +off/);
+    expect(banner).toMatch(/state file: +\/repo\/\.stack\/stack\.json/);
+    expect(banner).not.toContain('inventory-2');
+  });
+
+  it('given lab mode, then it lists inventory-2 and the token', () => {
+    const banner = readyBanner({
+      ...input,
+      ports: { ...FIXED_PORTS, inventory2: 3012 },
+      faults: { enabled: true, token },
+    });
+    expect(banner).toMatch(/inventory-2: +http:\/\/127\.0\.0\.1:3012/);
+    expect(banner).toContain(`ON (FAULTS_TOKEN=${token})`);
+  });
+});

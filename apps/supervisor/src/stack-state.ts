@@ -1,0 +1,87 @@
+// What a running stack tells the tools that drive it: the state file the
+// supervisor writes once the stack is ready (a scenario runner or the console
+// finds the URLs, ports and lab token there) and the "ready" message it sends
+// to a parent over IPC. Depends on zod alone, so any tool can parse both
+// without loading the supervisor.
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+
+/** Lab mode is off, or on with the bearer token every /admin/lab call must carry. */
+export const StackFaults = z.discriminatedUnion('enabled', [
+  z.object({ enabled: z.literal(false) }),
+  z.object({ enabled: z.literal(true), token: z.string().min(16) }),
+]);
+export type StackFaults = z.infer<typeof StackFaults>;
+
+const Port = z.number().int().min(1).max(65_535);
+
+export const StackPorts = z.object({
+  gateway: Port,
+  order: Port,
+  inventory: Port,
+  /** Lab mode only: the second inventory process, reached directly (the gateway knows only `inventory`). */
+  inventory2: Port.exactOptional(),
+  payment: Port,
+  notification: Port,
+  paymentProvider: Port,
+  mailSink: Port,
+  smtp: Port,
+});
+export type StackPorts = Readonly<z.infer<typeof StackPorts>>;
+
+/** The connection URL of every database of the stack, and of the server they live on. */
+export const StackDatabases = z.object({
+  adminUrl: z.string(),
+  order: z.string(),
+  inventory: z.string(),
+  payment: z.string(),
+  notification: z.string(),
+  paymentProvider: z.string(),
+  eventStore: z.string(),
+});
+export type StackDatabases = z.infer<typeof StackDatabases>;
+
+/** The state file's content. */
+export const StackState = z.object({
+  gatewayUrl: z.url(),
+  ports: StackPorts,
+  databases: StackDatabases,
+  faults: StackFaults,
+  /** Lab mode only: the services' ADMIN_TOKEN (parked messages, replay), so the scenario runner can use it. */
+  adminToken: z.string().min(16).exactOptional(),
+  /** The supervisor's pid: a file whose process is gone was left by a stack that was killed. */
+  pid: z.number().int().positive(),
+  startedAt: z.iso.datetime(),
+});
+export type StackState = z.infer<typeof StackState>;
+
+/** Sent over IPC when the stack is up. */
+export const StackReadyMessage = StackState.pick({
+  gatewayUrl: true,
+  ports: true,
+  databases: true,
+  faults: true,
+}).extend({ type: z.literal('ready') });
+export type StackReadyMessage = z.infer<typeof StackReadyMessage>;
+
+/**
+ * Reads and checks a state file; a missing file means no stack wrote one there.
+ *
+ * @example
+ * const state = await readStackState('.stack/stack.json');
+ * if (state.faults.enabled) console.log(state.faults.token);
+ */
+export async function readStackState(file: string): Promise<StackState> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') {
+      throw new Error(`No stack state at ${file}: is the stack running (pnpm start)?`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  return StackState.parse(JSON.parse(text));
+}
