@@ -1,0 +1,20 @@
+export { auditInvariants, DEFAULT_SETTLE_MS } from './audit-invariants.js';
+export type {
+  AuditOptions,
+  AuditReport,
+  AuditScope,
+  AuditTarget,
+  InvariantCheck,
+  InvariantStatus,
+  Violation,
+} from './audit.types.js';
+export { evaluateInvariants } from './checks/evaluate-invariants.js';
+export type { AuditFacts } from './facts/facts.types.js';
+export { loadAuditFacts } from './facts/load-audit-facts.js';
+export { formatReport } from './cli/format-report.js';
+export {
+  auditTargetOf,
+  readAuditTarget,
+  StackNotRunningError,
+  StackStateForAudit,
+} from './stack-state.js';
