@@ -86,6 +86,26 @@ describe('a stack started with STACK_FAULTS=true', () => {
     });
   });
 
+  it('serves /admin/lab through the gateway with the lab token only', async () => {
+    if (!stack.faults.enabled) throw new Error('lab mode is off');
+    const url = `${stack.gatewayUrl}/api/admin/inventory/lab`;
+
+    const without = await fetch(url);
+    expect(without.status).toBe(401);
+    expect(await without.json()).toMatchObject({ code: 'LAB_TOKEN_REQUIRED' });
+
+    const withToken = await fetch(url, {
+      headers: { authorization: `Bearer ${stack.faults.token}` },
+    });
+    expect(withToken.status).toBe(200);
+    expect(await withToken.json()).toMatchObject({
+      service: 'inventory',
+      pid: stack.pidOf('inventory'),
+      faults: [],
+      holds: [],
+    });
+  });
+
   it('removes its state file and stops inventory-2 when it stops', async () => {
     const second = stack.pidOf('inventory-2');
 

@@ -1,5 +1,5 @@
 export { actionNotAllowedAt } from './fault-rules.js';
-export { readJournal, type JournalFilter } from './journal.repository.js';
+export { lastJournalId, readJournal, type JournalFilter } from './journal.repository.js';
 export {
   ArmedFault,
   ArmFault,

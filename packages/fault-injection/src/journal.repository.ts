@@ -98,3 +98,18 @@ export async function readJournal(
     });
   });
 }
+
+/**
+ * The id of the newest journal entry, 0 for an empty journal: where a reader
+ * that only wants what comes next starts.
+ *
+ * @example
+ * const mark = await lastJournalId(db);
+ * // ... later
+ * const since = await readJournal(db, { afterId: mark });
+ */
+export async function lastJournalId(db: QueryExecutorProvider): Promise<number> {
+  const { rows } = await sql<{ last: string | number | null }>`
+    SELECT max(id) AS last FROM lab_journal`.execute(db);
+  return Number(rows[0]?.last ?? 0);
+}

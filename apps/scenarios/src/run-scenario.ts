@@ -1,0 +1,163 @@
+// Runs one scenario (or one mistake demonstration) against a lab stack: a
+// clean lab before and after, the script, the timeline from the journals and
+// the verdict. Never throws for a broken invariant: that is a verdict.
+import { randomUUID } from 'node:crypto';
+import { openEventStore, type EventStoreConfig } from '@effectively-once/event-store';
+import type { JournalEntry } from '@effectively-once/fault-injection';
+import { apiClient } from './clients/api-client.js';
+import { labClient } from './clients/lab-client.js';
+import type { MistakeDemonstration, Scenario, ScenarioContext } from './scenario.js';
+import { labToken, serviceDatabase, type LabStack } from './stack/lab-stack.js';
+import { openJournals } from './timeline/journals.js';
+import type { TimelineEntry } from './timeline/timeline.js';
+import { auditScope, judge, type Expectation, type Expected, type Verdict } from './verdict.js';
+
+export interface ScenarioRun {
+  readonly name: string;
+  readonly title: string;
+  readonly mistake?: string;
+  readonly timeline: readonly TimelineEntry[];
+  readonly verdict: Verdict;
+  /** Set when the script itself failed (a wait timed out, an API call failed). */
+  readonly error?: string;
+  readonly durationMs: number;
+}
+
+const POLL_MS = 50;
+
+export interface RunOptions {
+  /** How to reach the stack's event store: the embedded one unless the stack runs on EventStoreDB. */
+  readonly eventStore: EventStoreConfig;
+}
+
+export const DEFAULT_RUN_OPTIONS: RunOptions = {
+  eventStore: { backend: 'postgres', maxEventBytes: 1024 * 1024, pollIntervalMs: 500 },
+};
+
+async function until<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => Promise<T | undefined>,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline)
+      throw new Error(`Timed out after ${String(timeoutMs)} ms waiting for ${what}.`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+export async function runScenario(
+  stack: LabStack,
+  scenario: Scenario,
+  demonstration?: MistakeDemonstration,
+  options: RunOptions = DEFAULT_RUN_OPTIONS,
+): Promise<ScenarioRun> {
+  const startedAt = performance.now();
+  const token = labToken(stack);
+  const api = apiClient(stack.gatewayUrl, stack.adminToken ?? token);
+  const lab = labClient(stack);
+  const journals = openJournals(stack);
+  const timeline: TimelineEntry[] = [];
+  const expectations: Expectation[] = [];
+  const orderIds: string[] = [];
+  const skus: string[] = [];
+  let error: string | undefined;
+  const step = (text: string) => timeline.push({ source: 'runner', at: new Date(), text });
+  try {
+    await lab.reset();
+    const marks = await journals.mark();
+    const journal = (): Promise<JournalEntry[]> => journals.since(marks);
+    const context: ScenarioContext = {
+      stack,
+      api,
+      lab,
+      orderIds,
+      step,
+      journal,
+      expect: (description, held, detail) =>
+        expectations.push({ description, held, ...(detail === undefined ? {} : { detail }) }),
+      freshSku: async (quantity) => {
+        const sku = `SKU-LAB-${randomUUID().slice(0, 8).toUpperCase()}`;
+        await api.restock(sku, quantity);
+        skus.push(sku);
+        step(`restocked ${sku} with ${String(quantity)}`);
+        return sku;
+      },
+      placeOrder: async (input) => {
+        const order = await api.placeOrder(input);
+        orderIds.push(order.orderId);
+        step(
+          `placed order ${order.orderId.slice(0, 8)}: ${String(input.quantity)} x ${input.sku}, ${input.paymentToken ?? 'tok_approve'}`,
+        );
+        return order.orderId;
+      },
+      waitForOrder: async (orderId, statuses, timeoutMs = 30_000) => {
+        const order = await until(
+          `order ${orderId} to be ${statuses.join(' or ')}`,
+          timeoutMs,
+          async () => {
+            const current = await api.order(orderId);
+            return statuses.includes(current.status) ? current : undefined;
+          },
+        );
+        step(`order ${orderId.slice(0, 8)} is ${order.status}`);
+      },
+      openStore: () =>
+        openEventStore({
+          config: options.eventStore,
+          postgresUrl: serviceDatabase(stack, 'eventStore'),
+        }),
+      waitUntil: (what, probe, timeoutMs = 30_000) => until(what, timeoutMs, probe),
+      waitForJournal: (what, match, timeoutMs = 30_000) =>
+        until(what, timeoutMs, async () => (await journal()).find(match)),
+    };
+    if (demonstration !== undefined) {
+      for (const target of demonstration.switches) {
+        await lab.setMistake(target.service, target.consumer, demonstration.mistake);
+      }
+      step(
+        `switched mistake "${demonstration.mistake}" on for ${demonstration.switches.map((s) => `${s.consumer}@${s.service}`).join(', ')}`,
+      );
+    }
+    await scenario.run(context);
+    for (const entry of await journal())
+      timeline.push({ source: 'journal', at: new Date(entry.at), entry });
+  } catch (caught) {
+    error = caught instanceof Error ? caught.message : String(caught);
+    step(`the script failed: ${error}`);
+  } finally {
+    await lab.reset().catch((caught: unknown) => {
+      step(`could not reset the lab: ${caught instanceof Error ? caught.message : String(caught)}`);
+    });
+  }
+  const expected: Expected =
+    demonstration === undefined
+      ? { kind: 'hold' }
+      : { kind: 'break', invariant: demonstration.breaks };
+  const report = await auditScope(stack, { orderIds, skus });
+  await journals.close();
+  const verdict = judge(expected, report, expectations);
+  const failed =
+    error === undefined
+      ? verdict
+      : {
+          ...verdict,
+          passed: false,
+          failures: [...verdict.failures, `the script failed: ${error}`],
+        };
+  return {
+    name: demonstration?.name ?? scenario.name,
+    title:
+      demonstration === undefined
+        ? scenario.title
+        : `${scenario.title}, with the mistake "${demonstration.mistake}"`,
+    ...(demonstration === undefined ? {} : { mistake: demonstration.mistake }),
+    timeline,
+    verdict: failed,
+    ...(error === undefined ? {} : { error }),
+    durationMs: Math.round(performance.now() - startedAt),
+  };
+}

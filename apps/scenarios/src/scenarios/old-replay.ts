@@ -1,0 +1,112 @@
+// Markers cannot be kept forever, and a marker that is gone cannot stop a
+// replay. So retention and replay share one number, the consumer's replay
+// horizon: markers are pruned only when older than it, and a message older
+// than it is refused for replay (an explicit repair with its own business key
+// is the way to redo old work). To show it without waiting months, the
+// scenario moves one order's event and marker 200 days into the past.
+import { sql } from 'kysely';
+import { orderStream } from '@effectively-once/contracts';
+import { connect } from '@effectively-once/postgres';
+import type { Scenario } from '../scenario.js';
+import { serviceDatabase } from '../stack/lab-stack.js';
+import { DEMAND, entry } from './support.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const oldReplay: Scenario = {
+  name: 'old-replay',
+  title: 'Marker retention versus an old replay: refused, never applied twice',
+  summary:
+    'An order\u2019s OrderPlaced and its inventory-demand-v1 marker are moved 200 days back. Pruning markers younger than the 30-day replay horizon is refused; pruning older ones deletes that marker. Replaying the 200-day-old message is then refused (its marker may be gone); replaying a recent one is a duplicate. The tally never counts an order twice.',
+  async run(context) {
+    const sku = await context.freshSku(10);
+    const old = await context.placeOrder({ sku, quantity: 1 });
+    const recent = await context.placeOrder({ sku, quantity: 2 });
+    await context.waitForOrder(old, ['confirmed']);
+    await context.waitForOrder(recent, ['confirmed']);
+    const placedOf = async (orderId: string) => {
+      const store = context.openStore();
+      try {
+        const placed = (await store.readStream(orderStream(orderId))).find(
+          (event) => event.type === 'OrderPlaced',
+        );
+        if (placed === undefined) throw new Error(`Order ${orderId} has no OrderPlaced.`);
+        return placed;
+      } finally {
+        await store.close();
+      }
+    };
+    const oldPlaced = await placedOf(old);
+    const recentPlaced = await placedOf(recent);
+    await context.waitForJournal(
+      'the tally to count the old order',
+      entry({ kind: 'acked', consumer: DEMAND, messageId: oldPlaced.id }),
+    );
+    await context.waitForJournal(
+      'the tally to count the recent order',
+      entry({ kind: 'acked', consumer: DEMAND, messageId: recentPlaced.id }),
+    );
+
+    const eventStore = connect<unknown>(serviceDatabase(context.stack, 'eventStore'), {
+      maxConnections: 1,
+    });
+    const inventory = connect<unknown>(serviceDatabase(context.stack, 'inventory'), {
+      maxConnections: 1,
+    });
+    try {
+      await sql`UPDATE es_event SET created_at = created_at - interval '200 days' WHERE event_id = ${oldPlaced.id}`.execute(
+        eventStore,
+      );
+      await sql`UPDATE processed_message SET processed_at = processed_at - interval '200 days'
+                 WHERE consumer_name = ${DEMAND} AND message_id = ${oldPlaced.id}`.execute(
+        inventory,
+      );
+    } finally {
+      await eventStore.destroy();
+      await inventory.destroy();
+    }
+    context.step(
+      `time travel: OrderPlaced ${oldPlaced.id.slice(0, 8)} and its marker are now 200 days old`,
+    );
+
+    const tooShort = await context.api.pruneMarkers('inventory', DEMAND, DAY_MS);
+    context.expect(
+      'pruning markers younger than the replay horizon is refused',
+      tooShort.status === 409,
+      `${String(tooShort.status)} ${tooShort.text}`,
+    );
+    context.step(`prune markers older than 1 day: ${String(tooShort.status)}`);
+    const pruned = await context.api.pruneMarkers('inventory', DEMAND, 90 * DAY_MS);
+    context.expect(
+      'pruning markers older than 90 days deletes the old marker',
+      pruned.status === 200 && pruned.text.includes('"deleted":1'),
+      pruned.text,
+    );
+    context.step(`prune markers older than 90 days: ${pruned.text}`);
+
+    const oldReplayAnswer = await context.api.replay(
+      'inventory',
+      DEMAND,
+      orderStream(old),
+      oldPlaced.revision,
+    );
+    context.expect(
+      'replaying the 200-day-old message is refused',
+      oldReplayAnswer.status === 409,
+      `${String(oldReplayAnswer.status)} ${oldReplayAnswer.text}`,
+    );
+    context.step(`replay of the old message: ${String(oldReplayAnswer.status)}`);
+    const recentReplayAnswer = await context.api.replay(
+      'inventory',
+      DEMAND,
+      orderStream(recent),
+      recentPlaced.revision,
+    );
+    context.expect(
+      'replaying a recent message is a duplicate',
+      recentReplayAnswer.status === 200 && recentReplayAnswer.text.includes('duplicate'),
+      recentReplayAnswer.text,
+    );
+    context.step(`replay of the recent message: ${recentReplayAnswer.text}`);
+  },
+};

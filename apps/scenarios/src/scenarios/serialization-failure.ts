@@ -1,0 +1,54 @@
+// SQLSTATE 40001 inside the consumer's transaction: the whole transaction is
+// retried from the top, claim included, under the same message id. Retrying
+// only the failed statement would be wrong: the transaction is already aborted.
+import type { Scenario } from '../scenario.js';
+import { DEMAND, entry } from './support.js';
+
+export const serializationFailure: Scenario = {
+  name: 'serialization-failure',
+  title: 'A serialization failure, retried from the transaction boundary with the same message id',
+  summary:
+    'PostgreSQL aborts inventory-demand-v1\u2019s transaction with SQLSTATE 40001 right after its claim. processOnce rolls back and runs the whole transaction again, claim first, with the same message id; the second attempt applies. Nothing is acknowledged until it has.',
+  async run(context) {
+    const sku = await context.freshSku(10);
+    await context.lab.armInventory({
+      point: 'after-claim',
+      action: 'serialization-failure',
+      match: { consumer: DEMAND, eventType: 'OrderPlaced', retryCount: 0 },
+    });
+    context.step(
+      'armed: raise SQLSTATE 40001 after the claim (first delivery of OrderPlaced to inventory-demand-v1)',
+    );
+    const orderId = await context.placeOrder({ sku, quantity: 1 });
+    const fault = await context.waitForJournal(
+      'the injected failure',
+      entry({ kind: 'fault', consumer: DEMAND, orderId }),
+    );
+    const handled = await context.waitForJournal(
+      'the message to be handled',
+      entry({ kind: 'handled', consumer: DEMAND, messageId: fault.messageId }),
+    );
+    const claims = (await context.journal()).filter(
+      entry({ kind: 'claimed', consumer: DEMAND, messageId: fault.messageId }),
+    );
+    context.expect(
+      'the transaction ran twice, claim included, with one message id',
+      claims.length === 2 && claims.every((claim) => claim.pid === fault.pid),
+      `${String(claims.length)} claims`,
+    );
+    context.expect(
+      'the second attempt applied',
+      handled.detail['outcome'] === 'applied' && handled.detail['attempts'] === 2,
+      JSON.stringify(handled.detail),
+    );
+    const acks = (await context.journal()).filter(
+      entry({ kind: 'acked', consumer: DEMAND, messageId: fault.messageId }),
+    );
+    context.expect(
+      'the message was acknowledged once, after the commit',
+      acks.length === 1,
+      `${String(acks.length)} acks`,
+    );
+    await context.waitForOrder(orderId, ['confirmed']);
+  },
+};

@@ -1,0 +1,80 @@
+// Small vocabulary the scenario scripts share: which consumer the lab faults,
+// how to recognise a journal entry, and how to wait for a message to settle
+// without failing the script (a mistake may keep it from ever settling).
+import { CONSUMERS } from '@effectively-once/contracts';
+import type { JournalEntry } from '@effectively-once/fault-injection';
+import type { ScenarioContext } from '../scenario.js';
+
+/** The tally whose marker is its only guard: the consumer most scenarios fault. */
+export const DEMAND = CONSUMERS.inventoryDemand;
+export const RESERVATION = CONSUMERS.inventoryReservation;
+export const PAYMENT = CONSUMERS.paymentAuthorization;
+export const NOTIFICATION = CONSUMERS.notificationEmail;
+
+/**
+ * How long a crash scenario waits for the message to come back: a restart
+ * (about 3 s of module loading) plus the lease reclaim. A mistake such as an
+ * early acknowledgment means it never comes back; the scenario then stops
+ * waiting and the verdict says what happened.
+ */
+export const REDELIVERY_TIMEOUT_MS = 15_000;
+
+export interface EntryMatch {
+  kind: string;
+  consumer?: string;
+  messageId?: string | null;
+  eventType?: string;
+  orderId?: string;
+  pid?: number;
+  notPid?: number;
+  afterId?: number;
+}
+
+export function entry(match: EntryMatch): (candidate: JournalEntry) => boolean {
+  return (candidate) =>
+    candidate.kind === match.kind &&
+    (match.consumer === undefined || candidate.consumer === match.consumer) &&
+    (match.messageId === undefined || candidate.messageId === match.messageId) &&
+    (match.eventType === undefined || candidate.eventType === match.eventType) &&
+    (match.orderId === undefined || candidate.orderId === match.orderId) &&
+    (match.pid === undefined || candidate.pid === match.pid) &&
+    (match.notPid === undefined || candidate.pid !== match.notPid) &&
+    (match.afterId === undefined || candidate.id > match.afterId);
+}
+
+/** The outcome a journal entry recorded (applied, duplicate, retryable_failure, ...), if any. */
+export function outcomeOf(candidate: JournalEntry | undefined): string | undefined {
+  const outcome = candidate?.detail['outcome'];
+  return typeof outcome === 'string' ? outcome : undefined;
+}
+
+/**
+ * Waits for the journal to show `match`, or gives up after `timeoutMs` and
+ * returns undefined: with a mistake switched on, a message may never come back.
+ */
+export async function maybeJournal(
+  context: ScenarioContext,
+  what: string,
+  match: (candidate: JournalEntry) => boolean,
+  timeoutMs: number,
+): Promise<JournalEntry | undefined> {
+  try {
+    return await context.waitForJournal(what, match, timeoutMs);
+  } catch {
+    context.step(`gave up waiting for ${what} after ${String(timeoutMs)} ms`);
+    return undefined;
+  }
+}
+
+/** Every settlement (handled entry) of one message by one consumer, oldest first. */
+export async function handledOutcomes(
+  context: ScenarioContext,
+  consumer: string,
+  messageId: string,
+): Promise<string[]> {
+  const entries = await context.journal();
+  return entries
+    .filter(entry({ kind: 'handled', consumer, messageId }))
+    .sort((a, b) => a.id - b.id)
+    .map((candidate) => outcomeOf(candidate) ?? 'unknown');
+}
