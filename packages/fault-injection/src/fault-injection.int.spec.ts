@@ -366,16 +366,19 @@ describe('mistakes', () => {
     ).toEqual([expect.objectContaining({ detail: { mistake: 'check-then-act' } })]);
     expect(journaled.at(-1)).toMatchObject({ kind: 'process-started', pid: process.pid });
 
-    // And a delivery settled under ack-before-commit is journaled as such
+    // And under ack-before-commit, the early ack is journaled when it happens,
+    // then the handler's end (here a failure: the message is lost)
     const delivery = deliveryOf(acker);
+    await restarted.lab.ackedBeforeHandling(delivery);
     await restarted.lab.settled(delivery, {
       action: 'ack',
       outcome: 'retryable_failure',
       reason: 'lost',
     });
     expect(await readJournal(db, { orderId: delivery.orderId })).toEqual([
+      expect.objectContaining({ kind: 'acked-before-commit', detail: {} }),
       expect.objectContaining({
-        kind: 'acked-before-commit',
+        kind: 'handled',
         detail: { outcome: 'retryable_failure', reason: 'lost' },
       }),
     ]);

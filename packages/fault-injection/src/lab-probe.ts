@@ -141,12 +141,17 @@ export function createLabProbe(lab: Lab): DeliveryProbe & FaultPoints {
       });
       return (await fire('after-commit-before-ack', facts)) === 'redeliver' ? 'redeliver' : 'ack';
     },
+    async ackedBeforeHandling(delivery) {
+      await journal.write('acked-before-commit', factsOf(delivery));
+    },
     async settled(delivery, settlement) {
       deliveries.end(delivery);
+      // Under ack-before-commit the acknowledgment was journaled when it
+      // happened (ackedBeforeHandling); what is left to tell is the handler's end.
       const kind: JournalKind =
         settlement.action === 'ack'
           ? acksBeforeCommit(delivery.consumer)
-            ? 'acked-before-commit'
+            ? 'handled'
             : 'acked'
           : settlement.action === 'retry'
             ? 'handed-back'

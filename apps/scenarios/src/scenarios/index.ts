@@ -9,6 +9,7 @@ import { crashAfterEmailSent } from './crash-after-email-sent.js';
 import { crashAfterProviderAuthorized } from './crash-after-provider-authorized.js';
 import { crashBeforeAck } from './crash-before-ack.js';
 import { duplicateDelivery } from './duplicate-delivery.js';
+import { malformedEvent } from './malformed-event.js';
 import { oldReplay } from './old-replay.js';
 import { oneEventTwoConsumers } from './one-event-two-consumers.js';
 import { poisonMessage } from './poison-message.js';
@@ -35,6 +36,7 @@ export const SCENARIOS: readonly Scenario[] = [
   cancelBeforePlace,
   semanticDuplicate,
   poisonMessage,
+  malformedEvent,
   oneEventTwoConsumers,
   oldReplay,
 ];

@@ -64,7 +64,10 @@ export function formatTimeline(entries: readonly TimelineEntry[]): string[] {
     if (item.source === 'runner') return `${offset}  ${'runner'.padEnd(22)} ${item.text}`;
     const { entry } = item;
     const who = `${entry.service}#${String(entry.pid)}`.padEnd(22);
-    const what = KIND_LABELS[entry.kind] ?? entry.kind;
+    const outcome = entry.detail['outcome'];
+    const failed =
+      entry.kind === 'handled' && typeof outcome === 'string' && outcome.endsWith('_failure');
+    const what = failed ? 'handler failed' : (KIND_LABELS[entry.kind] ?? entry.kind);
     const parts = [
       what,
       entry.consumer ?? '',

@@ -20,13 +20,15 @@ export function nothingParked(
     detail: `${message.type}${message.orderId === undefined ? '' : ` of order ${message.orderId}`} parked: ${message.reason ?? 'no reason given'}`,
   }));
   const groups = new Set(parked.map((message) => message.group));
+  const outside = facts.parked.length - parked.length;
+  const elsewhere = outside === 0 ? '' : ` (${count(outside, 'parked message')} outside the scope)`;
   return finishCheck({
     name: 'nothing-parked',
     title: 'No message is parked',
     summary:
       parked.length === 0
-        ? 'no consumer group holds a parked message'
-        : `${count(parked.length, 'parked message')} in ${count(groups.size, 'group')}; replay them once the cause is fixed`,
+        ? `no consumer group holds a parked message of the orders in scope${elsewhere}`
+        : `${count(parked.length, 'parked message')} in ${count(groups.size, 'group')}; replay them once the cause is fixed${elsewhere}`,
     violations,
     pending: [],
   });

@@ -20,7 +20,7 @@ describe('nothing-parked', () => {
   it('given no parked message, when checked, then it holds', () => {
     expect(given().whenChecked()).toMatchObject({
       status: 'held',
-      summary: 'no consumer group holds a parked message',
+      summary: 'no consumer group holds a parked message of the orders in scope',
     });
   });
 
@@ -40,5 +40,8 @@ describe('nothing-parked', () => {
     const check = given(parkedOf(2)).whenChecked({ orderIds: [orderIdOf(1)] });
 
     expect(check.status).toBe('held');
+    expect(check.summary).toBe(
+      'no consumer group holds a parked message of the orders in scope (1 parked message outside the scope)',
+    );
   });
 });

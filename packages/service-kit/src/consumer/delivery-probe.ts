@@ -49,6 +49,12 @@ export interface DeliveryProbe extends ProcessingProbe {
   settled(facts: DeliveryFacts, settled: DeliverySettled): Promise<void>;
   /** The mistake 'ack-before-commit' is on for this consumer: ack first, then handle. */
   acksBeforeCommit(consumer: string): boolean;
+  /**
+   * Under 'ack-before-commit': the delivery was just acknowledged and its
+   * handler has not run yet. Told at once, because a crash may follow and
+   * then nothing else would show that the acknowledgment came first.
+   */
+  ackedBeforeHandling(facts: DeliveryFacts): Promise<void>;
 }
 
 /**

@@ -39,6 +39,7 @@ interface Journaled {
  */
 function recordingProbe(overrides: Partial<DeliveryProbe> = {}) {
   const journal: Journaled[] = [];
+  const earlyAcks: DeliveryFacts[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
   const probe: DeliveryProbe = {
     markerMistake: () => undefined,
@@ -46,6 +47,10 @@ function recordingProbe(overrides: Partial<DeliveryProbe> = {}) {
     beforeHandle: () => Promise.resolve('process'),
     afterHandled: () => Promise.resolve('ack'),
     acksBeforeCommit: () => false,
+    ackedBeforeHandling: (facts) => {
+      earlyAcks.push(facts);
+      return Promise.resolve();
+    },
     settled: (facts, settled) => {
       journal.push({ facts, settled });
       for (const waiter of waiters.filter((w) => w.count <= journal.length)) waiter.resolve();
@@ -59,7 +64,7 @@ function recordingProbe(overrides: Partial<DeliveryProbe> = {}) {
       : new Promise<Journaled[]>((resolve) =>
           waiters.push({ count, resolve: () => resolve(journal) }),
         );
-  return { probe, journal, journaled };
+  return { probe, journal, journaled, earlyAcks };
 }
 
 /** OrderPlaced through processOnce (noting the probe it runs under), the rest ignored. */
@@ -187,7 +192,7 @@ describe('startConsumer with a delivery probe', () => {
     // Given the mistake switched on, and a handler whose work fails every time
     const orderId = randomUUID();
     const consumer = 'kit-probe-ack-first-v1';
-    const { probe, journaled } = recordingProbe({
+    const { probe, journaled, earlyAcks } = recordingProbe({
       acksBeforeCommit: (name) => name === consumer,
     });
     const handler = placeOrderHandler(consumer, () => {
@@ -218,6 +223,7 @@ describe('startConsumer with a delivery probe', () => {
         reason: 'the database is restarting',
       });
       expect(await groupMessages(db, consumer)).toEqual([]);
+      expect(earlyAcks.map((facts) => facts.messageId)).toEqual([placed, confirmed]);
       expect(handler.probesSeen).toHaveLength(2);
       expect(await findMarker(db, consumer, placed!)).toBeUndefined();
     } finally {

@@ -95,6 +95,7 @@ async function ackThenHandle(run: ProbedDelivery): Promise<DeliverySettled> {
     reportSettlement(report, { action, outcome: failureOutcome(failure), reason: failure.reason });
     return { action, outcome: failureOutcome(failure), reason: failure.reason };
   }
+  await tellEarlyAck(run);
   try {
     const handled = await runHandler(run);
     reportSettlement(report, { action: 'ack', outcome: handled.outcome });
@@ -108,6 +109,18 @@ async function ackThenHandle(run: ProbedDelivery): Promise<DeliverySettled> {
       'delivery failed after it was acknowledged: the message is lost',
     );
     return { action: 'ack', outcome, reason: failure.reason, ...failedAttempts(error) };
+  }
+}
+
+/** The early acknowledgment, journaled before the handler runs; never fails the delivery. */
+async function tellEarlyAck(run: ProbedDelivery): Promise<void> {
+  try {
+    await run.probe.ackedBeforeHandling(run.facts);
+  } catch (error) {
+    run.context.log.warn(
+      { ...run.report.fields, err: error },
+      'the failure lab could not journal the early acknowledgment',
+    );
   }
 }
 
