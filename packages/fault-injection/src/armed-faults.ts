@@ -21,6 +21,8 @@ export interface ArmedFaults {
   list(): ArmedFault[];
   /** Disarms every fault and says how many there were. */
   disarmAll(): number;
+  /** Disarms one fault; false when no fault has that id (never armed, used up, or disarmed). */
+  disarm(id: string): boolean;
 }
 
 export function createArmedFaults(): ArmedFaults {
@@ -63,6 +65,9 @@ export function createArmedFaults(): ArmedFaults {
       return undefined;
     },
     list: () => [...armed.values()].map((fault) => ({ ...fault })),
+    disarm(id) {
+      return armed.delete(id);
+    },
     disarmAll() {
       const count = armed.size;
       armed.clear();

@@ -76,6 +76,46 @@ describe('/admin/lab', () => {
     expect(await lab.beforeHandle(deliveryOf('routes-v1', { orderId }))).toBe('process');
   });
 
+  it('disarms one fault by id (204) and leaves the others armed; an unknown id is a 404', async () => {
+    // Given two faults armed for two orders
+    const arm = async (orderId: string) =>
+      ArmedFault.parse(
+        (
+          await app.inject({
+            method: 'POST',
+            url: '/admin/lab/faults',
+            headers: BEARER,
+            payload: { point: 'on-delivery', action: 'postpone', match: { orderId } },
+          })
+        ).json(),
+      );
+    const first = await arm('routes-order-2');
+    await arm('routes-order-3');
+
+    // When the first is disarmed by its id, twice
+    const disarmed = await app.inject({
+      method: 'DELETE',
+      url: `/admin/lab/faults/${first.id}`,
+      headers: BEARER,
+    });
+    const again = await app.inject({
+      method: 'DELETE',
+      url: `/admin/lab/faults/${first.id}`,
+      headers: BEARER,
+    });
+
+    // Then only the second still fires, and the repeat is told there is no such fault
+    expect(disarmed.statusCode).toBe(204);
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toMatchObject({ code: 'FAULT_NOT_FOUND' });
+    expect(await lab.beforeHandle(deliveryOf('routes-v1', { orderId: 'routes-order-2' }))).toBe(
+      'process',
+    );
+    expect(await lab.beforeHandle(deliveryOf('routes-v1', { orderId: 'routes-order-3' }))).toBe(
+      'postpone',
+    );
+  });
+
   it('refuses an action at a point where it cannot happen, with a 400 problem', async () => {
     const refused = await Promise.all(
       [

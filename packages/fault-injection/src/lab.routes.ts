@@ -18,10 +18,14 @@ import {
 import { requireLabToken } from './lab-token.js';
 
 /** What the routes ask of the laboratory; each route is one call. */
+const FaultIdParams = z.object({ faultId: z.string().min(1) });
+
 export interface LabControl {
   status(): Promise<LabStatus>;
   arm(request: ArmFault): ArmedFault;
   disarmAll(): z.infer<typeof Disarmed>;
+  /** Disarms one fault and leaves holds alone; a 404 problem for an unknown id. */
+  disarm(faultId: string): void;
   /** A 404 problem when a named hold is not (or no longer) held. */
   release(request: ReleaseHolds): number;
   setMistake(consumer: string, mistake: Mistake | null): Promise<MistakeMap>;
@@ -46,6 +50,14 @@ export function registerLabRoutes(
   );
   app.delete('/admin/lab/faults', { onRequest, schema: { response: { 200: Disarmed } } }, () =>
     Promise.resolve(lab.disarmAll()),
+  );
+  app.delete(
+    '/admin/lab/faults/:faultId',
+    { onRequest, schema: { params: FaultIdParams } },
+    async (request, reply) => {
+      lab.disarm(request.params.faultId);
+      return reply.status(204).send();
+    },
   );
   app.post(
     '/admin/lab/holds/release',

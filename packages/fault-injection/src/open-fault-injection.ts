@@ -47,6 +47,16 @@ function controlOf(lab: Lab): LabControl {
       disarmed: faults.disarmAll(),
       released: holds.release(undefined, 'continue'),
     }),
+    disarm(faultId) {
+      if (!faults.disarm(faultId)) {
+        throw new ProblemError({
+          status: 404,
+          code: 'FAULT_NOT_FOUND',
+          title: 'No such fault',
+          detail: `Fault ${faultId} is not armed (never was, was used up, or was disarmed).`,
+        });
+      }
+    },
     release({ holdId, then }) {
       const released = holds.release(holdId, then);
       if (holdId !== undefined && released === 0) {

@@ -28,7 +28,7 @@ export interface LabClient {
   /** Disarms one fault, leaving holds and the other faults as they are. */
   disarmFault(service: LabService, faultId: string): Promise<void>;
   setMistake(service: LabService, consumer: string, mistake: Mistake | null): Promise<void>;
-  /** Disarms every fault, releases every hold and switches every mistake off, everywhere. */
+  /** Disarms every fault (releasing the holds they took) and switches every mistake off, everywhere. */
   reset(): Promise<void>;
 }
 
