@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { CONSUMERS } from '@effectively-once/contracts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { readStackState } from '../../apps/supervisor/src/stack-state.js';
+import { readStackState } from '../../apps/supervisor/src/state-file.js';
 import { uniqueSku } from '../support/api-client.js';
 import { startStack, type RunningStack } from '../support/start-stack.js';
 
@@ -127,5 +127,15 @@ describe('the default stack (shared by the e2e files)', () => {
     const state = await readStackState(stateFile);
     expect(state.faults).toEqual({ enabled: false });
     expect(state.ports.inventory2).toBeUndefined();
+  });
+
+  it('has no /admin/lab route on any service, whatever the token', async () => {
+    const state = await readStackState(inject('stackStateFile'));
+    for (const service of ['order', 'inventory', 'payment', 'notification'] as const) {
+      const response = await fetch(`http://127.0.0.1:${String(state.ports[service])}/admin/lab`, {
+        headers: { authorization: 'Bearer any-token-of-sixteen-characters' },
+      });
+      expect(response.status, service).toBe(404);
+    }
   });
 });

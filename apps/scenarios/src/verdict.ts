@@ -1,7 +1,12 @@
 // The verdict of one run: the invariant auditor, scoped to the scenario's
 // orders and SKUs, plus the scenario's own expectations. A correct run must
 // hold everything; a mistake's run must break the invariant it predicts.
-import { auditInvariants, type AuditReport, type AuditTarget } from '@effectively-once/invariants';
+import {
+  auditInvariants,
+  auditTargetOf,
+  type AuditReport,
+  type AuditTarget,
+} from '@effectively-once/invariants';
 import type { LabStack } from './stack/lab-stack.js';
 
 export type InvariantName = string;
@@ -24,12 +29,7 @@ export interface Verdict {
 }
 
 export function auditTarget(stack: LabStack): AuditTarget {
-  const mailSink = stack.ports['mailSink'];
-  if (mailSink === undefined) throw new Error('The stack state names no mailSink port.');
-  return {
-    databases: stack.databases as AuditTarget['databases'],
-    mailSinkUrl: `http://127.0.0.1:${String(mailSink)}`,
-  };
+  return auditTargetOf(stack);
 }
 
 /**

@@ -12,7 +12,7 @@ import { choosePorts } from './ports.js';
 import { DEFAULT_RESTART_POLICY } from './restart-policy.js';
 import { seedInventory } from './seed.js';
 import { defineStack, type ProcessGroup } from './stack.js';
-import type { StackReadyMessage, StackState } from './stack-state.js';
+import type { StackReadyMessage, StackState } from '@effectively-once/contracts';
 import { removeStateFile, writeStateFile } from './state-file.js';
 import {
   superviseProcess,

@@ -1,9 +1,9 @@
 // What `pnpm start` runs, in start order, and the environment each process
 // gets. Pure: the ports and database URLs come in, process specs go out, so
 // the wiring is unit-tested without starting anything.
-import type { StackFaults, StackPorts } from './stack-state.js';
+import type { StackFaults, StackPorts } from '@effectively-once/contracts';
 
-export type { StackPorts } from './stack-state.js';
+export type { StackPorts } from '@effectively-once/contracts';
 
 export const FIXED_PORTS: StackPorts = Object.freeze({
   gateway: 3000,

@@ -3,7 +3,7 @@
 // database URLs), removed when the stack stops in order.
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { StackState } from './stack-state.js';
+import { StackState } from '@effectively-once/contracts';
 
 const OwnerOnly = StackState.pick({ pid: true });
 
@@ -41,4 +41,26 @@ export async function removeStateFile(file: string, ownerPid: number): Promise<v
   }
   const owner = OwnerOnly.safeParse(content);
   if (owner.success && owner.data.pid === ownerPid) await rm(file, { force: true });
+}
+
+/**
+ * Reads and checks a state file; a missing file means no stack wrote one there.
+ *
+ * @example
+ * const state = await readStackState('.stack/stack.json');
+ * if (state.faults.enabled) console.log(state.faults.token);
+ */
+export async function readStackState(file: string): Promise<StackState> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') {
+      throw new Error(`No stack state at ${file}: is the stack running (pnpm start)?`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  return StackState.parse(JSON.parse(text));
 }

@@ -22,3 +22,4 @@ export * from './events/payment.events.js';
 export * from './events/values.js';
 export * from './streams.js';
 export * from './openapi/index.js';
+export * from './stack/stack-state.js';

@@ -12,9 +12,4 @@ export { evaluateInvariants } from './checks/evaluate-invariants.js';
 export type { AuditFacts } from './facts/facts.types.js';
 export { loadAuditFacts } from './facts/load-audit-facts.js';
 export { formatReport } from './cli/format-report.js';
-export {
-  auditTargetOf,
-  readAuditTarget,
-  StackNotRunningError,
-  StackStateForAudit,
-} from './stack-state.js';
+export { auditTargetOf, readAuditTarget, StackNotRunningError } from './stack-state.js';

@@ -1,24 +1,8 @@
 // Where a running stack is: the state file the supervisor writes when it is
-// ready (`.stack/stack.json` by default). Parsed here with only the fields the
-// audit needs, so a newer supervisor that adds fields still fits.
+// ready (`.stack/stack.json` by default), parsed with the contract's schema.
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import { StackState } from '@effectively-once/contracts';
 import type { AuditTarget } from './audit.types.js';
-
-export const StackStateForAudit = z.object({
-  gatewayUrl: z.url(),
-  ports: z.looseObject({ mailSink: z.number().int().min(1).max(65_535) }),
-  databases: z.looseObject({
-    order: z.string().min(1),
-    inventory: z.string().min(1),
-    payment: z.string().min(1),
-    notification: z.string().min(1),
-    paymentProvider: z.string().min(1),
-    eventStore: z.string().min(1),
-  }),
-  pid: z.number().int().positive().optional(),
-});
-export type StackStateForAudit = z.infer<typeof StackStateForAudit>;
 
 /** No stack state where one was looked for, or one left by a stack that is gone. */
 export class StackNotRunningError extends Error {
@@ -32,7 +16,9 @@ export class StackNotRunningError extends Error {
  * @example
  * auditTargetOf(state).mailSinkUrl // 'http://127.0.0.1:3006'
  */
-export function auditTargetOf(state: StackStateForAudit): AuditTarget {
+export function auditTargetOf(
+  state: Pick<StackState, 'gatewayUrl' | 'ports' | 'databases'>,
+): AuditTarget {
   const { order, inventory, payment, notification, paymentProvider, eventStore } = state.databases;
   const mailSink = new URL(state.gatewayUrl);
   mailSink.port = String(state.ports.mailSink);
@@ -71,8 +57,8 @@ export async function readAuditTarget(file: string): Promise<AuditTarget> {
     }
     throw error;
   }
-  const state = StackStateForAudit.parse(JSON.parse(text));
-  if (state.pid !== undefined && !isAlive(state.pid)) {
+  const state = StackState.parse(JSON.parse(text));
+  if (!isAlive(state.pid)) {
     throw new StackNotRunningError(
       `${file} was left by a stack that is no longer running (supervisor pid ${String(state.pid)}). Start the stack first (pnpm start).`,
     );

@@ -1,9 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { auditTargetOf, StackStateForAudit } from './stack-state.js';
+import { StackState } from '@effectively-once/contracts';
+import { auditTargetOf } from './stack-state.js';
 
 const state = {
   gatewayUrl: 'http://127.0.0.1:3000',
-  ports: { gateway: 3000, mailSink: 3006, smtp: 2525, inventory2: 3012 },
+  ports: {
+    gateway: 3000,
+    order: 3001,
+    inventory: 3002,
+    inventory2: 3012,
+    payment: 3003,
+    notification: 3004,
+    paymentProvider: 3005,
+    mailSink: 3006,
+    smtp: 2525,
+  },
   databases: {
     adminUrl: 'postgres://postgres@127.0.0.1:5432/postgres',
     order: 'postgres://127.0.0.1/eo_order',
@@ -20,7 +31,7 @@ const state = {
 
 describe('auditTargetOf', () => {
   it('given the state file of a running stack, when read, then the target has its databases and the mail sink on its host', () => {
-    const target = auditTargetOf(StackStateForAudit.parse(state));
+    const target = auditTargetOf(StackState.parse(state));
 
     expect(target).toEqual({
       databases: {
@@ -38,6 +49,6 @@ describe('auditTargetOf', () => {
   it('given a state without the event store database, when parsed, then it fails naming the key', () => {
     const databases = { ...state.databases, eventStore: undefined };
 
-    expect(() => StackStateForAudit.parse({ ...state, databases })).toThrow(/eventStore/);
+    expect(() => StackState.parse({ ...state, databases })).toThrow(/eventStore/);
   });
 });

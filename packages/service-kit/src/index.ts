@@ -58,7 +58,11 @@ export {
 } from './metrics/service-metrics.js';
 export { DEFAULT_SHUTDOWN_TIMEOUT_MS, onShutdownSignal } from './shutdown.js';
 export { outgoingEvent } from './messaging/outgoing-event.js';
-export { registerParkedMessageRoutes } from './http/parked-messages.routes.js';
+export {
+  ParkedList,
+  registerParkedMessageRoutes,
+  ReplayedParked,
+} from './http/parked-messages.routes.js';
 export {
   registerConsumerOperationRoutes,
   type OperatedConsumer,

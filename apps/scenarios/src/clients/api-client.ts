@@ -8,7 +8,7 @@ import {
   StockLevel,
   type OrderStatus,
 } from '@effectively-once/contracts';
-import { z } from 'zod';
+import { ParkedList, ReplayedParked } from '@effectively-once/service-kit';
 import { callJson } from './http.js';
 
 export interface PlaceOrderInput {
@@ -16,20 +16,6 @@ export interface PlaceOrderInput {
   quantity: number;
   paymentToken?: string;
 }
-
-const ParkedList = z.object({
-  consumer: z.string(),
-  parked: z.array(
-    z.object({
-      eventId: z.string(),
-      type: z.string(),
-      streamName: z.string(),
-      reason: z.string().nullable(),
-    }),
-  ),
-});
-export type ParkedList = z.infer<typeof ParkedList>;
-const Replayed = z.object({ consumer: z.string(), replayed: z.number().int() });
 
 async function rawCall(url: string, init: RequestInit): Promise<{ status: number; text: string }> {
   const response = await fetch(url, init);
@@ -79,7 +65,7 @@ export function apiClient(gatewayUrl: string, adminToken: string) {
         body: JSON.stringify({ streamName, revision: Number(revision) }),
       }),
     replayParked: (service: string) =>
-      callJson(Replayed, url(`/admin/${service}/parked/replay`), {
+      callJson(ReplayedParked, url(`/admin/${service}/parked/replay`), {
         method: 'POST',
         headers: admin,
       }),

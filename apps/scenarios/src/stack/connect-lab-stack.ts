@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
-import { LabStack } from './lab-stack.js';
+import { StackReadyMessage, StackState } from '@effectively-once/contracts';
+import type { LabStack } from './lab-stack.js';
 
 export interface ConnectedStack {
   readonly stack: LabStack;
@@ -17,10 +17,7 @@ export interface ConnectedStack {
   stop(): Promise<void>;
 }
 
-const StateFile = LabStack.extend({ pid: z.number().int().optional() });
-
-function isAlive(pid: number | undefined): boolean {
-  if (pid === undefined) return true;
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -32,21 +29,13 @@ function isAlive(pid: number | undefined): boolean {
 /** The running stack described by the state file, when there is one and it is alive. */
 export function findRunningStack(stateFile: string): LabStack | undefined {
   if (!existsSync(stateFile)) return undefined;
-  const parsed = StateFile.safeParse(JSON.parse(readFileSync(stateFile, 'utf8')));
+  const parsed = StackState.safeParse(JSON.parse(readFileSync(stateFile, 'utf8')));
   if (!parsed.success) {
     throw new Error(`${stateFile} is not a stack state file: ${parsed.error.message}`);
   }
   if (!isAlive(parsed.data.pid)) return undefined;
   return parsed.data;
 }
-
-const Ready = z.object({
-  type: z.literal('ready'),
-  gatewayUrl: z.url(),
-  ports: z.record(z.string(), z.number()),
-  databases: z.record(z.string(), z.string()),
-  faults: z.object({ enabled: z.boolean(), token: z.string().optional() }),
-});
 
 /**
  * Starts the supervisor with fault injection on, exactly as
@@ -77,13 +66,13 @@ export async function startLabStack(input: {
     },
     stdio: ['ignore', log, log, 'ipc'],
   });
-  const ready = await new Promise<z.infer<typeof Ready>>((resolve, reject) => {
+  const ready = await new Promise<StackReadyMessage>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGTERM');
       reject(new Error(`The lab stack was not ready in time; its log: ${logFile}`));
     }, input.timeoutMs ?? 120_000);
     child.on('message', (message) => {
-      const parsed = Ready.safeParse(message);
+      const parsed = StackReadyMessage.safeParse(message);
       if (!parsed.success) return;
       clearTimeout(timer);
       resolve(parsed.data);

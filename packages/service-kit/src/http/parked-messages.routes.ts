@@ -8,7 +8,8 @@ import { z } from 'zod';
 import type { FastifyZodInstance } from './create-http-server.js';
 import { authorizeAdmin } from './admin-token.js';
 
-const ParkedList = z.object({
+/** GET /admin/parked: the consumer's parked messages, ids and reasons only. */
+export const ParkedList = z.object({
   consumer: z.string(),
   parked: z.array(
     z.object({
@@ -19,7 +20,11 @@ const ParkedList = z.object({
     }),
   ),
 });
-const Replayed = z.object({ consumer: z.string(), replayed: z.number().int().nonnegative() });
+/** POST /admin/parked/replay: how many messages were made deliverable again. */
+export const ReplayedParked = z.object({
+  consumer: z.string(),
+  replayed: z.number().int().nonnegative(),
+});
 
 /**
  * GET /admin/parked lists the consumer's parked messages (ids, types and
@@ -48,10 +53,14 @@ export function registerParkedMessageRoutes(
       })),
     };
   });
-  app.post('/admin/parked/replay', { schema: { response: { 200: Replayed } } }, async (request) => {
-    authorizeAdmin(request, adminToken);
-    const replayed = (await store.listParkedMessages(consumer)).length;
-    await store.replayParkedMessages(consumer);
-    return { consumer, replayed };
-  });
+  app.post(
+    '/admin/parked/replay',
+    { schema: { response: { 200: ReplayedParked } } },
+    async (request) => {
+      authorizeAdmin(request, adminToken);
+      const replayed = (await store.listParkedMessages(consumer)).length;
+      await store.replayParkedMessages(consumer);
+      return { consumer, replayed };
+    },
+  );
 }

@@ -16,7 +16,7 @@ import {
   underNewMessageId,
   type Delivered,
 } from '../../testing/order-events.js';
-import { failingAt } from '../../testing/failing-fault-points.js';
+import { failingAt } from '@effectively-once/service-kit/testing';
 import { startMailSink } from '../../testing/mail-sink.js';
 import type { NotificationDatabase } from '../postgres/database.js';
 import { notificationDatabaseMigrations } from '../postgres/notification-migrations.js';

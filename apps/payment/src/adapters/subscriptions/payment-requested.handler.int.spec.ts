@@ -13,7 +13,7 @@ import {
   createPaymentProviderClient,
   type PaymentProvider,
 } from '../provider/payment-provider.client.js';
-import { failingAt } from '../../testing/failing-fault-points.js';
+import { failingAt } from '@effectively-once/service-kit/testing';
 import { paymentRequested } from '../../testing/order-events.fixtures.js';
 import { markersOf, outboxEventsOf } from '../../testing/payment-database.inspect.js';
 import { startPaymentProvider } from '../../testing/payment-provider.harness.js';

@@ -1,6 +1,6 @@
 // Fault points that fail at one point, as a fault armed with `fail` does in the
 // failure lab, and remember every point reached with the facts it was given.
-import type { FaultFacts, FaultPoints, ServiceFaultPoint } from '@effectively-once/service-kit';
+import type { FaultFacts, FaultPoints, ServiceFaultPoint } from '../faults/fault-points.js';
 
 export interface FailingFaultPoints extends FaultPoints {
   readonly reached: { point: ServiceFaultPoint; facts: FaultFacts }[];
@@ -8,8 +8,8 @@ export interface FailingFaultPoints extends FaultPoints {
 
 /**
  * @example
- * const faults = failingAt('after-email-sent');
- * await expect(handleNotificationEmail({ ...deps, faults }, event, recorded)).rejects.toThrow('injected');
+ * const faults = failingAt('after-provider-authorized');
+ * await expect(handlePaymentRequested({ ...deps, faults }, event, recorded)).rejects.toThrow('injected');
  */
 export function failingAt(failing: ServiceFaultPoint): FailingFaultPoints {
   const reached: FailingFaultPoints['reached'] = [];

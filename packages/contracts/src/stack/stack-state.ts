@@ -1,9 +1,8 @@
 // What a running stack tells the tools that drive it: the state file the
-// supervisor writes once the stack is ready (a scenario runner or the console
-// finds the URLs, ports and lab token there) and the "ready" message it sends
-// to a parent over IPC. Depends on zod alone, so any tool can parse both
-// without loading the supervisor.
-import { readFile } from 'node:fs/promises';
+// supervisor writes once the stack is ready (the scenario runner, the
+// invariant auditor and the console find the URLs, ports, databases and lab
+// token there) and the "ready" message it sends to a parent over IPC. A
+// contract between processes like the events, so it lives here; zod only.
 import { z } from 'zod';
 
 /** Lab mode is off, or on with the bearer token every /admin/lab call must carry. */
@@ -63,25 +62,3 @@ export const StackReadyMessage = StackState.pick({
   faults: true,
 }).extend({ type: z.literal('ready') });
 export type StackReadyMessage = z.infer<typeof StackReadyMessage>;
-
-/**
- * Reads and checks a state file; a missing file means no stack wrote one there.
- *
- * @example
- * const state = await readStackState('.stack/stack.json');
- * if (state.faults.enabled) console.log(state.faults.token);
- */
-export async function readStackState(file: string): Promise<StackState> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') {
-      throw new Error(`No stack state at ${file}: is the stack running (pnpm start)?`, {
-        cause: error,
-      });
-    }
-    throw error;
-  }
-  return StackState.parse(JSON.parse(text));
-}

@@ -1,0 +1,2 @@
+// What the services' own tests borrow from the kit.
+export { failingAt, type FailingFaultPoints } from './failing-fault-points.js';
