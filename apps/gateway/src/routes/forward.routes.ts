@@ -33,6 +33,12 @@ export const FORWARDED_ROUTES: readonly ForwardedRoute[] = [
   { method: 'GET', path: '/api/inventory', service: 'inventory', upstreamPath: '/inventory' },
   {
     method: 'GET',
+    path: '/api/inventory/demand',
+    service: 'inventory',
+    upstreamPath: '/inventory/demand',
+  },
+  {
+    method: 'GET',
     path: '/api/inventory/:sku',
     service: 'inventory',
     upstreamPath: '/inventory/:sku',

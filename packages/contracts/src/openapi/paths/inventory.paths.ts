@@ -1,5 +1,11 @@
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { RestockRequest, SkuParams, StockLevel, StockLevelList } from '../../api/inventory.api.js';
+import {
+  DemandList,
+  RestockRequest,
+  SkuParams,
+  StockLevel,
+  StockLevelList,
+} from '../../api/inventory.api.js';
 import { INVALID_REQUEST, UPSTREAM_FAILURES, jsonResponse, problemResponse } from '../responses.js';
 
 export const inventoryPaths: ZodOpenApiPathsObject = {
@@ -10,6 +16,19 @@ export const inventoryPaths: ZodOpenApiPathsObject = {
       summary: 'List the stock level of every SKU, ordered by SKU',
       responses: {
         '200': jsonResponse('Every SKU with its available and reserved quantity.', StockLevelList),
+        ...UPSTREAM_FAILURES,
+      },
+    },
+  },
+  '/api/inventory/demand': {
+    get: {
+      operationId: 'listDemand',
+      tags: ['inventory'],
+      summary: 'Units ordered per SKU, as the inventory-demand-v1 tally counted them',
+      description:
+        'Every OrderPlaced adds its quantities, whatever became of the order. The tally is guarded by its idempotency marker alone (it has no business key), which is why the failure laboratory demonstrates the common mistakes on it.',
+      responses: {
+        '200': jsonResponse('Every SKU ever ordered with its units and orders.', DemandList),
         ...UPSTREAM_FAILURES,
       },
     },
