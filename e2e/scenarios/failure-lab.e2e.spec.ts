@@ -44,7 +44,7 @@ function explain(run: ScenarioRun): string {
 
 describe('failure scenarios: every invariant holds', () => {
   for (const scenario of SCENARIOS) {
-    it(scenario.name, async () => {
+    it(scenario.name, { timeout: 300_000 }, async () => {
       const run = await runScenario(lab, scenario, undefined, DEFAULT_RUN_OPTIONS);
       expect(run.error, explain(run)).toBeUndefined();
       expect(
@@ -66,15 +66,19 @@ describe('failure scenarios: every invariant holds', () => {
 
 describe('common mistakes: each breaks the invariant its scenario protects', () => {
   for (const demonstration of MISTAKES) {
-    it(`${demonstration.mistake} breaks ${demonstration.breaks} in ${demonstration.scenario}`, async () => {
-      const scenario = findScenario(demonstration.scenario);
-      if (scenario === undefined) throw new Error(`No scenario ${demonstration.scenario}.`);
-      const run = await runScenario(lab, scenario, demonstration, DEFAULT_RUN_OPTIONS);
-      const check = run.verdict.report.checks.find(
-        (candidate) => candidate.name === demonstration.breaks,
-      );
-      expect(check?.status, explain(run)).toBe('broken');
-      expect(run.verdict.passed, explain(run)).toBe(true);
-    });
+    it(
+      `${demonstration.mistake} breaks ${demonstration.breaks} in ${demonstration.scenario}`,
+      { timeout: 300_000 },
+      async () => {
+        const scenario = findScenario(demonstration.scenario);
+        if (scenario === undefined) throw new Error(`No scenario ${demonstration.scenario}.`);
+        const run = await runScenario(lab, scenario, demonstration, DEFAULT_RUN_OPTIONS);
+        const check = run.verdict.report.checks.find(
+          (candidate) => candidate.name === demonstration.breaks,
+        );
+        expect(check?.status, explain(run)).toBe('broken');
+        expect(run.verdict.passed, explain(run)).toBe(true);
+      },
+    );
   }
 });

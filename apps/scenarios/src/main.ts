@@ -49,6 +49,12 @@ if (unknown.length > 0) {
 
 const config = loadRunnerConfig();
 const running = findRunningStack(config.stateFile);
+if (running !== undefined && !running.faults.enabled) {
+  process.stderr.write(
+    `The stack at ${config.stateFile} runs without fault injection. Restart it with \`STACK_FAULTS=true pnpm start\`, or stop it and let \`pnpm scenario\` start a lab stack of its own.\n`,
+  );
+  process.exit(2);
+}
 const connected: ConnectedStack =
   running === undefined
     ? await startLabStack({ repoRoot: REPO_ROOT, env: config.env })
@@ -78,4 +84,5 @@ if (values.json) {
     `\n${String(runs.length - failed.length)} of ${String(runs.length)} runs ended as they should${failed.length > 0 ? `; failed: ${failed.map((run) => run.name).join(', ')}` : ''}.\n`,
   );
 }
-process.exit(failed.length > 0 ? 1 : 0);
+// exitCode, not exit(): a large --json answer piped elsewhere must be written out first.
+process.exitCode = failed.length > 0 ? 1 : 0;

@@ -8,9 +8,10 @@ import { apiClient } from './clients/api-client.js';
 import { labClient } from './clients/lab-client.js';
 import type { MistakeDemonstration, Scenario, ScenarioContext } from './scenario.js';
 import { labToken, serviceDatabase, type LabStack } from './stack/lab-stack.js';
-import { openJournals } from './timeline/journals.js';
+import { openJournals, type JournalMarks } from './timeline/journals.js';
 import type { TimelineEntry } from './timeline/timeline.js';
 import { auditScope, judge, type Expectation, type Expected, type Verdict } from './verdict.js';
+import type { AuditReport } from '@effectively-once/invariants';
 
 export interface ScenarioRun {
   readonly name: string;
@@ -65,11 +66,14 @@ export async function runScenario(
   const orderIds: string[] = [];
   const skus: string[] = [];
   let error: string | undefined;
+  let cleanup: string | undefined;
+  let marks: JournalMarks | undefined;
   const step = (text: string) => timeline.push({ source: 'runner', at: new Date(), text });
   try {
     await lab.reset();
-    const marks = await journals.mark();
-    const journal = (): Promise<JournalEntry[]> => journals.since(marks);
+    const taken = await journals.mark();
+    marks = taken;
+    const journal = (): Promise<JournalEntry[]> => journals.since(taken);
     const context: ScenarioContext = {
       stack,
       api,
@@ -123,31 +127,41 @@ export async function runScenario(
       );
     }
     await scenario.run(context);
-    for (const entry of await journal())
-      timeline.push({ source: 'journal', at: new Date(entry.at), entry });
   } catch (caught) {
     error = caught instanceof Error ? caught.message : String(caught);
     step(`the script failed: ${error}`);
   } finally {
+    // A fault left armed or a mistake left on would spoil the next run: a
+    // failed reset fails this one.
     await lab.reset().catch((caught: unknown) => {
-      step(`could not reset the lab: ${caught instanceof Error ? caught.message : String(caught)}`);
+      cleanup = caught instanceof Error ? caught.message : String(caught);
+      step(`could not reset the lab: ${cleanup}`);
     });
   }
   const expected: Expected =
     demonstration === undefined
       ? { kind: 'hold' }
       : { kind: 'break', invariant: demonstration.breaks };
-  const report = await auditScope(stack, { orderIds, skus });
-  await journals.close();
+  let report: AuditReport;
+  try {
+    // The journal belongs in the timeline most when the script failed.
+    if (marks !== undefined) {
+      for (const entry of await journals.since(marks))
+        timeline.push({ source: 'journal', at: new Date(entry.at), entry });
+    }
+    report = await auditScope(stack, { orderIds, skus }, options.eventStore);
+  } finally {
+    await journals.close();
+  }
   const verdict = judge(expected, report, expectations);
+  const troubles = [
+    ...(error === undefined ? [] : [`the script failed: ${error}`]),
+    ...(cleanup === undefined ? [] : [`the lab could not be reset: ${cleanup}`]),
+  ];
   const failed =
-    error === undefined
+    troubles.length === 0
       ? verdict
-      : {
-          ...verdict,
-          passed: false,
-          failures: [...verdict.failures, `the script failed: ${error}`],
-        };
+      : { ...verdict, passed: false, failures: [...verdict.failures, ...troubles] };
   return {
     name: demonstration?.name ?? scenario.name,
     title:

@@ -7,6 +7,7 @@ import {
   type AuditReport,
   type AuditTarget,
 } from '@effectively-once/invariants';
+import type { EventStoreConfig } from '@effectively-once/event-store';
 import type { LabStack } from './stack/lab-stack.js';
 
 export type InvariantName = string;
@@ -28,8 +29,9 @@ export interface Verdict {
   readonly failures: readonly string[];
 }
 
-export function auditTarget(stack: LabStack): AuditTarget {
-  return auditTargetOf(stack);
+/** The stack's databases and mail sink, and its event store as the runner reaches it. */
+export function auditTarget(stack: LabStack, eventStore: EventStoreConfig): AuditTarget {
+  return { ...auditTargetOf(stack), eventStore };
 }
 
 /**
@@ -46,11 +48,15 @@ const SETTLE_MS = 5_000;
 export async function auditScope(
   stack: LabStack,
   scope: { orderIds: readonly string[]; skus: readonly string[] },
+  eventStore: EventStoreConfig,
   timeoutMs = 20_000,
 ): Promise<AuditReport> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const report = await auditInvariants(auditTarget(stack), { scope, settleMs: SETTLE_MS });
+    const report = await auditInvariants(auditTarget(stack, eventStore), {
+      scope,
+      settleMs: SETTLE_MS,
+    });
     const pending = report.checks.some((check) => check.status === 'pending');
     if (!pending || Date.now() > deadline) return report;
     await new Promise((resolve) => setTimeout(resolve, 250));

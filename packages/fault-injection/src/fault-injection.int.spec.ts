@@ -152,13 +152,13 @@ describe('holds', () => {
     expect(await findMarker(db, consumer.name, message.id)).toBeUndefined();
   });
 
-  it('releases every hold when the lab closes', async () => {
+  it('releases every hold and disarms every fault when the lab closes', async () => {
     const second = await open();
     await second.app.inject({
       method: 'POST',
       url: '/admin/lab/faults',
       headers: BEARER,
-      payload: { point: 'on-delivery', action: 'hold' },
+      payload: { point: 'on-delivery', action: 'hold', times: 2 },
     });
     const waiting = second.lab.beforeHandle(deliveryOf('closing-v1'));
     await waitUntil(
@@ -170,7 +170,9 @@ describe('holds', () => {
 
     await second.lab.close();
 
+    // The held delivery goes on, and a delivery still draining meets no second hold
     expect(await waiting).toBe('process');
+    expect(await second.lab.beforeHandle(deliveryOf('closing-v1'))).toBe('process');
   });
 });
 

@@ -24,7 +24,7 @@ import { openMistakeSwitches } from './mistake-switches.js';
 export interface FaultInjection extends DeliveryProbe, FaultPoints {
   /** /admin/lab and below, behind `Authorization: Bearer <FAULTS_TOKEN>`. */
   registerRoutes(app: FastifyZodInstance): void;
-  /** Releases every hold with `continue`, so that closing the consumer does not wait forever. */
+  /** Disarms every fault and releases every hold with `continue`, so that closing the consumers does not wait forever. */
   close(): Promise<void>;
 }
 
@@ -128,6 +128,9 @@ export async function openFaultInjection<Database>(input: {
     registerRoutes: (app) => registerLabRoutes(app, { token: config.token, lab: control }),
     close: () => {
       clearInterval(refresher);
+      // Disarmed first: a consumer still draining must not meet a new hold
+      // that nothing would ever release.
+      lab.faults.disarmAll();
       lab.holds.release(undefined, 'continue');
       return Promise.resolve();
     },

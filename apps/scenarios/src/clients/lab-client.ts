@@ -72,7 +72,12 @@ export function labClient(stack: LabStack): LabClient {
         })
       ).released,
     disarm: async (service) => {
-      await fetch(url(service, '/faults'), { method: 'DELETE', headers: auth });
+      const response = await fetch(url(service, '/faults'), { method: 'DELETE', headers: auth });
+      if (!response.ok) {
+        throw new Error(
+          `Disarming ${service} answered ${String(response.status)}: ${await response.text()}`,
+        );
+      }
     },
     disarmFault: async (service, faultId) => {
       await fetch(url(service, `/faults/${encodeURIComponent(faultId)}`), {

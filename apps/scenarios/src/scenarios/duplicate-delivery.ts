@@ -28,8 +28,10 @@ export const duplicateDelivery: Scenario = {
     );
     const outcomes = await handledOutcomes(context, DEMAND, first.messageId ?? '');
     context.expect(
-      'applied once, then a duplicate',
-      outcomes.join(',') === 'applied,duplicate',
+      'applied once, every later delivery a duplicate',
+      outcomes[0] === 'applied' &&
+        outcomes.length >= 2 &&
+        outcomes.slice(1).every((outcome) => outcome === 'duplicate'),
       outcomes.join(', '),
     );
     await context.waitForOrder(orderId, ['confirmed']);

