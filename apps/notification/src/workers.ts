@@ -48,11 +48,6 @@ export interface Workers {
   close(): Promise<void>;
 }
 
-/**
- * @example
- * const workers = startWorkers({ db, databaseUrl, store, mailer, metrics, log: app.log, now: () => new Date() });
- * await workers.close();
- */
 /** notification-email-v1's handler, as the subscription and the operator's replay run it. */
 export function notificationEmailHandler(
   deps: Pick<WorkersDeps, 'db' | 'mailer' | 'now' | 'metrics' | 'faults'>,
@@ -71,6 +66,11 @@ export function notificationEmailHandler(
     );
 }
 
+/**
+ * @example
+ * const workers = startWorkers({ db, databaseUrl, store, mailer, metrics, log: app.log, now: () => new Date() });
+ * await workers.close();
+ */
 export function startWorkers(deps: WorkersDeps): Workers {
   const { db, store, metrics, log } = deps;
   const consumer = startConsumer({

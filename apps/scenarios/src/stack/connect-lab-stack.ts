@@ -3,7 +3,7 @@
 // itself, on free ports and its own databases, and stops afterwards.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { StackReadyMessage, StackState } from '@effectively-once/contracts';
@@ -21,15 +21,27 @@ function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    // EPERM: the process exists, under another user.
+    return error instanceof Error && 'code' in error && error.code === 'EPERM';
+  }
+}
+
+function parseJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(
+      `${file} is not a stack state file: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
 }
 
 /** The running stack described by the state file, when there is one and it is alive. */
 export function findRunningStack(stateFile: string): LabStack | undefined {
   if (!existsSync(stateFile)) return undefined;
-  const parsed = StackState.safeParse(JSON.parse(readFileSync(stateFile, 'utf8')));
+  const parsed = StackState.safeParse(parseJson(stateFile));
   if (!parsed.success) {
     throw new Error(`${stateFile} is not a stack state file: ${parsed.error.message}`);
   }
@@ -66,6 +78,8 @@ export async function startLabStack(input: {
     },
     stdio: ['ignore', log, log, 'ipc'],
   });
+  // The child holds its own copy of the descriptor.
+  closeSync(log);
   const ready = await new Promise<StackReadyMessage>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGTERM');

@@ -15,7 +15,7 @@ import { includesOrder } from './scope.js';
 
 export type MarkerFacts = Pick<
   AuditFacts,
-  'markers' | 'inventoryOrderIds' | 'paymentAttempts' | 'paymentCancellations' | 'notifications'
+  'markers' | 'inventoryOrders' | 'paymentAttempts' | 'paymentCancellations' | 'notifications'
 > & { readonly messages: ReadonlyMap<string, StoredMessage> };
 
 const KNOWN_CONSUMERS: ReadonlySet<string> = new Set(Object.values(CONSUMERS));
@@ -27,7 +27,7 @@ const INVENTORY_EVENTS: ReadonlySet<string> = new Set([
 ]);
 
 interface Effects {
-  readonly inventoryOrders: ReadonlySet<string>;
+  readonly inventoryOrders: ReadonlyMap<string, string>;
   readonly attempts: ReadonlyMap<string, PaymentAttemptFact>;
   readonly cancellations: ReadonlySet<string>;
   readonly notified: ReadonlySet<string>;
@@ -37,7 +37,7 @@ const notifiedKey = (orderId: string, kind: string): string => `${orderId}/${kin
 
 function effectsOf(facts: MarkerFacts): Effects {
   return {
-    inventoryOrders: facts.inventoryOrderIds,
+    inventoryOrders: facts.inventoryOrders,
     attempts: new Map(facts.paymentAttempts.map((attempt) => [attempt.orderId, attempt])),
     cancellations: facts.paymentCancellations,
     notified: new Set(facts.notifications.map((row) => notifiedKey(row.orderId, row.kind))),
@@ -53,11 +53,7 @@ function missingEffect(
   const orderId = message.orderId ?? '(no order)';
   switch (consumer) {
     case CONSUMERS.inventoryReservation:
-      // Each of the three events it acts on decides the order's row (reserved,
-      // rejected, released or consumed); a marker without that row lost its work.
-      return INVENTORY_EVENTS.has(message.type) && !effects.inventoryOrders.has(orderId)
-        ? `no inventory_order row for order ${orderId}`
-        : undefined;
+      return missingInventoryEffect(message, orderId, effects);
     case CONSUMERS.paymentAuthorization:
       return missingPaymentEffect(message, orderId, effects);
     case CONSUMERS.notificationEmail:
@@ -68,6 +64,31 @@ function missingEffect(
       return undefined;
   }
 }
+
+/**
+ * Each of the three events decides the order's row: a placement writes it, a
+ * confirmation leaves it consumed, a cancellation released (nothing can
+ * follow either: the transition rule refuses it). A marker whose row is
+ * missing, or still reserved after a confirmation or cancellation, lost its work.
+ */
+function missingInventoryEffect(
+  message: StoredMessage,
+  orderId: string,
+  effects: Effects,
+): string | undefined {
+  if (!INVENTORY_EVENTS.has(message.type)) return undefined;
+  const status = effects.inventoryOrders.get(orderId);
+  if (status === undefined) return `no inventory_order row for order ${orderId}`;
+  const expected = AFTER_EVENT[message.type];
+  return expected !== undefined && status !== expected
+    ? `inventory_order for order ${orderId} is ${status} after ${message.type}; it should be ${expected}`
+    : undefined;
+}
+
+const AFTER_EVENT: Readonly<Record<string, string>> = {
+  OrderConfirmed: 'consumed',
+  OrderCancellationRequested: 'released',
+};
 
 function missingPaymentEffect(
   message: StoredMessage,

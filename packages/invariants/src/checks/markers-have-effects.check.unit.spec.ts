@@ -45,7 +45,7 @@ describe('markers-have-effects', () => {
         markerOf(CONSUMERS.paymentAuthorization, paymentRequested, 'payment'),
         markerOf(CONSUMERS.notificationEmail, confirmed, 'notification'),
       ],
-      inventoryOrderIds: new Set([orderId]),
+      inventoryOrders: new Map([[orderId, 'consumed']]),
       paymentAttempts: [
         {
           attemptId: `${orderId}:1`,
@@ -77,6 +77,33 @@ describe('markers-have-effects', () => {
     ]);
   });
 
+  it('given a confirmation marked as processed while the order is still reserved, when checked, then it is broken', () => {
+    const check = given({
+      markers: [
+        markerOf(CONSUMERS.inventoryReservation, placed),
+        markerOf(CONSUMERS.inventoryReservation, confirmed),
+      ],
+      inventoryOrders: new Map([[orderId, 'reserved']]),
+    }).whenChecked();
+
+    expect(check.status).toBe('broken');
+    expect(check.violations).toEqual([
+      {
+        subject: `inventory-reservation-v1 marker of message ${confirmed.id}`,
+        detail: `OrderConfirmed marked as processed, but inventory_order for order ${orderId} is reserved after OrderConfirmed; it should be consumed`,
+      },
+    ]);
+  });
+
+  it('given a processed cancellation and the order released, when checked, then it holds', () => {
+    const check = given({
+      markers: [markerOf(CONSUMERS.inventoryReservation, cancellationRequested)],
+      inventoryOrders: new Map([[orderId, 'released']]),
+    }).whenChecked();
+
+    expect(check.status).toBe('held');
+  });
+
   it('given a marker of a message the event store does not have, when checked, then it is broken whatever the scope', () => {
     const stray = messageIdOf(99);
     const check = given(
@@ -98,7 +125,7 @@ describe('markers-have-effects', () => {
         markerOf('*', confirmed),
         markerOf('inventory-reservation-v1@host-42', placed),
       ],
-      inventoryOrderIds: new Set([orderId]),
+      inventoryOrders: new Map([[orderId, 'consumed']]),
     }).whenChecked();
 
     expect(check.status).toBe('broken');

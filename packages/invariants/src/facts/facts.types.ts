@@ -110,7 +110,8 @@ export interface ParkedFact {
 /** Everything one audit read, in the order that keeps it consistent (see load-audit-facts.ts). */
 export interface AuditFacts {
   readonly markers: readonly Marker[];
-  readonly inventoryOrderIds: ReadonlySet<string>;
+  /** inventory_order: order id -> status (reserved, rejected, released, consumed). */
+  readonly inventoryOrders: ReadonlyMap<string, string>;
   readonly stock: readonly StockFact[];
   readonly demand: readonly DemandFact[];
   readonly paymentAttempts: readonly PaymentAttemptFact[];

@@ -13,7 +13,7 @@ import { connect } from '@effectively-once/postgres';
 import type { Kysely } from 'kysely';
 import type { AuditTarget } from '../audit.types.js';
 import type { AuditFacts, ServiceDatabase } from './facts.types.js';
-import { loadDemand, loadInventoryOrderIds, loadStock } from './load-inventory.js';
+import { loadDemand, loadInventoryOrders, loadStock } from './load-inventory.js';
 import { loadMailSink } from './load-mail-sink.js';
 import { loadMarkers } from './load-markers.js';
 import { loadNotifications } from './load-notifications.js';
@@ -58,9 +58,9 @@ async function readFacts(
       ),
     )
   ).flat();
-  const [inventoryOrderIds, stock, demand, paymentAttempts, paymentCancellations, notifications] =
+  const [inventoryOrders, stock, demand, paymentAttempts, paymentCancellations, notifications] =
     await Promise.all([
-      loadInventoryOrderIds(db.inventory),
+      loadInventoryOrders(db.inventory),
       loadStock(db.inventory),
       loadDemand(db.inventory),
       loadPaymentAttempts(db.payment),
@@ -75,7 +75,7 @@ async function readFacts(
   ]);
   return {
     markers,
-    inventoryOrderIds,
+    inventoryOrders,
     stock,
     demand,
     paymentAttempts,

@@ -37,13 +37,15 @@ export async function loadStock(db: Kysely<unknown>): Promise<StockFact[]> {
     }));
 }
 
-export async function loadInventoryOrderIds(db: Kysely<unknown>): Promise<Set<string>> {
-  const { rows } = await sql`SELECT order_id::text AS order_id FROM inventory_order`.execute(db);
-  return new Set(
+/** Each order's stock decision in inventory: order id -> status (reserved, rejected, released, consumed). */
+export async function loadInventoryOrders(db: Kysely<unknown>): Promise<Map<string, string>> {
+  const { rows } =
+    await sql`SELECT order_id::text AS order_id, status FROM inventory_order`.execute(db);
+  return new Map(
     z
-      .array(z.object({ order_id: z.string() }))
+      .array(z.object({ order_id: z.string(), status: z.string() }))
       .parse(rows)
-      .map((row) => row.order_id),
+      .map((row) => [row.order_id, row.status]),
   );
 }
 

@@ -84,7 +84,7 @@ export const emptyStore = (): StoreFacts => ({
 export function emptyFacts(): AuditFacts {
   return {
     markers: [],
-    inventoryOrderIds: new Set(),
+    inventoryOrders: new Map(),
     stock: [],
     demand: [],
     paymentAttempts: [],

@@ -13,13 +13,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { OrderServiceDeps } from '../../order-service.deps.js';
 import { handleOrderSagaEvent, ORDER_SAGA_EVENTS } from './order-saga.handler.js';
 
-/**
- * Starts the saga's consumer and reports its marker rows to the metrics.
- *
- * @example
- * const saga = startOrderSaga({ deps, log: app.log });
- * await saga.close();
- */
 /** order-saga-v1's handler, as the subscription and the operator's replay run it. */
 export function orderSagaHandler(deps: OrderServiceDeps): ConsumerHandler {
   const { db, store, now, metrics } = deps;
@@ -27,6 +20,13 @@ export function orderSagaHandler(deps: OrderServiceDeps): ConsumerHandler {
     handleOrderSagaEvent({ db, store, now, onOutcome: metrics.consumerOutcome }, event, recorded);
 }
 
+/**
+ * Starts the saga's consumer and reports its marker rows to the metrics.
+ *
+ * @example
+ * const saga = startOrderSaga({ deps, log: app.log });
+ * await saga.close();
+ */
 export function startOrderSaga(input: {
   deps: OrderServiceDeps;
   log: FastifyBaseLogger;
