@@ -41,7 +41,7 @@ const now = (): Date => new Date();
 const app = buildApp({ db, store, metrics, logLevel: config.logLevel });
 registerParkedMessageRoutes(app, {
   store,
-  consumer: CONSUMERS.inventoryReservation,
+  consumers: [CONSUMERS.inventoryReservation, CONSUMERS.inventoryDemand],
   adminToken: config.adminToken,
 });
 // Lab mode only (FAULTS_ENABLED + FAULTS_TOKEN); undefined, and nothing of it, otherwise.

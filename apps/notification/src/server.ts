@@ -36,7 +36,7 @@ const mailer = createSmtpMailer({
 const app = buildApp({ db, store, metrics, logLevel: config.logLevel });
 registerParkedMessageRoutes(app, {
   store,
-  consumer: CONSUMERS.notificationEmail,
+  consumers: [CONSUMERS.notificationEmail],
   adminToken: config.adminToken,
 });
 // Lab mode only (FAULTS_ENABLED + FAULTS_TOKEN); undefined, and nothing of it, otherwise.

@@ -36,7 +36,7 @@ const deps = { db, store, metrics, now: (): Date => new Date() };
 const app = buildApp(deps, { logLevel: config.logLevel });
 registerParkedMessageRoutes(app, {
   store,
-  consumer: CONSUMERS.orderSaga,
+  consumers: [CONSUMERS.orderSaga],
   adminToken: config.adminToken,
 });
 // Lab mode only (FAULTS_ENABLED + FAULTS_TOKEN); undefined, and nothing of it, otherwise.

@@ -40,7 +40,7 @@ metrics.trackMarkerRows({ consumer: consumerName, count: () => countMarkers(db, 
 const app = buildApp({ db, store, metrics, logLevel: config.logLevel });
 registerParkedMessageRoutes(app, {
   store,
-  consumer: CONSUMERS.paymentAuthorization,
+  consumers: [CONSUMERS.paymentAuthorization],
   adminToken: config.adminToken,
 });
 // Lab mode only (FAULTS_ENABLED + FAULTS_TOKEN); undefined, and nothing of it, otherwise.

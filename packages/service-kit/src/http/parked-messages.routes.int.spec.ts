@@ -30,7 +30,7 @@ describe('parked-message routes', () => {
     const first = await deliveries.next();
     await first.nack('park', 'Invalid OrderPlaced payload: items.0.quantity too small.');
     const app = createHttpServer({ service: 'test', logger: false });
-    registerParkedMessageRoutes(app, { store, consumer, adminToken });
+    registerParkedMessageRoutes(app, { store, consumers: [consumer], adminToken });
 
     // When an operator lists the parked messages
     const listed = await app.inject({ method: 'GET', url: '/admin/parked', headers: bearer });
@@ -65,9 +65,42 @@ describe('parked-message routes', () => {
     await app.close();
   });
 
+  it('serves each of the service\u2019s consumers by ?consumer=, the first by default, and 404 for another', async () => {
+    // Given a service with two consumers, the second of which parked a message
+    const [first, second] = [uniqueName('first'), uniqueName('second')];
+    const stream = uniqueName('parked-second');
+    await store.createSubscriptionGroup(first, {
+      filter: { kind: 'stream_prefix', prefixes: [uniqueName('nothing')] },
+      startFrom: 'start',
+    });
+    await store.createSubscriptionGroup(second, {
+      filter: { kind: 'stream_prefix', prefixes: [stream] },
+      startFrom: 'start',
+    });
+    const [event] = newEvents(1);
+    if (event === undefined) throw new Error('no event');
+    await store.appendToStream(stream, [event], { expectedRevision: 'no_stream' });
+    const deliveries = receive(store.subscribeToGroup(second));
+    await (await deliveries.next()).nack('park', 'Invalid payload.');
+    const app = createHttpServer({ service: 'test', logger: false });
+    registerParkedMessageRoutes(app, { store, consumers: [first, second], adminToken });
+
+    // When an operator lists without a consumer, for the second, and for one the service does not run
+    const byDefault = await app.inject({ url: '/admin/parked', headers: bearer });
+    const ofSecond = await app.inject({ url: `/admin/parked?consumer=${second}`, headers: bearer });
+    const unknown = await app.inject({ url: '/admin/parked?consumer=nobody', headers: bearer });
+
+    // Then the default is the first (nothing parked), the second shows its message, the other is a 404
+    expect(byDefault.json()).toEqual({ consumer: first, parked: [] });
+    expect(ofSecond.json()).toMatchObject({ consumer: second, parked: [{ eventId: event.id }] });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ code: 'UNKNOWN_CONSUMER' });
+    await app.close();
+  });
+
   it('refuses a call without the token (401) or with another (403)', async () => {
     const app = createHttpServer({ service: 'test', logger: false });
-    registerParkedMessageRoutes(app, { store, consumer: uniqueName('c'), adminToken });
+    registerParkedMessageRoutes(app, { store, consumers: [uniqueName('c')], adminToken });
 
     const missing = await app.inject({ method: 'GET', url: '/admin/parked' });
     const wrong = await app.inject({
@@ -85,7 +118,11 @@ describe('parked-message routes', () => {
 
   it('does not exist when the service was started without an admin token', async () => {
     const app = createHttpServer({ service: 'test', logger: false });
-    registerParkedMessageRoutes(app, { store, consumer: uniqueName('c'), adminToken: undefined });
+    registerParkedMessageRoutes(app, {
+      store,
+      consumers: [uniqueName('c')],
+      adminToken: undefined,
+    });
 
     const response = await app.inject({ method: 'GET', url: '/admin/parked', headers: bearer });
 

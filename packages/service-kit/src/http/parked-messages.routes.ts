@@ -7,6 +7,7 @@ import type { EventStore } from '@effectively-once/event-store';
 import { z } from 'zod';
 import type { FastifyZodInstance } from './create-http-server.js';
 import { authorizeAdmin } from './admin-token.js';
+import { ProblemError } from './problem.js';
 
 /** GET /admin/parked: the consumer's parked messages, ids and reasons only. */
 export const ParkedList = z.object({
@@ -26,38 +27,66 @@ export const ReplayedParked = z.object({
   replayed: z.number().int().nonnegative(),
 });
 
+const WhichConsumer = z.object({
+  /** Which of the service's consumers; the first one when absent. */
+  consumer: z.string().min(1).optional(),
+});
+
 /**
- * GET /admin/parked lists the consumer's parked messages (ids, types and
+ * GET /admin/parked lists a consumer's parked messages (ids, types and
  * reasons, never payloads); POST /admin/parked/replay makes them deliverable
- * again with their original ids. Nothing is registered without a token.
+ * again with their original ids. `?consumer=` picks one of the service's
+ * consumers (the first by default). Nothing is registered without a token.
  *
  * @example
- * registerParkedMessageRoutes(app, { store, consumer: CONSUMERS.inventoryReservation, adminToken: config.adminToken });
+ * registerParkedMessageRoutes(app, { store, consumers: [CONSUMERS.inventoryReservation, CONSUMERS.inventoryDemand], adminToken: config.adminToken });
  */
 export function registerParkedMessageRoutes(
   app: FastifyZodInstance,
-  input: { store: EventStore; consumer: string; adminToken: string | undefined },
+  input: {
+    store: EventStore;
+    consumers: readonly [string, ...string[]];
+    adminToken: string | undefined;
+  },
 ): void {
-  const { store, consumer, adminToken } = input;
+  const { store, consumers, adminToken } = input;
   if (adminToken === undefined) return;
-  app.get('/admin/parked', { schema: { response: { 200: ParkedList } } }, async (request) => {
-    authorizeAdmin(request, adminToken);
-    const parked = await store.listParkedMessages(consumer);
-    return {
-      consumer,
-      parked: parked.map(({ event, reason }) => ({
-        eventId: event.id,
-        type: event.type,
-        streamName: event.streamName,
-        reason: reason ?? null,
-      })),
-    };
-  });
-  app.post(
-    '/admin/parked/replay',
-    { schema: { response: { 200: ReplayedParked } } },
+  const pick = (asked: string | undefined): string => {
+    const consumer = asked ?? consumers[0];
+    if (!consumers.includes(consumer)) {
+      throw new ProblemError({
+        status: 404,
+        code: 'UNKNOWN_CONSUMER',
+        title: 'Unknown consumer',
+        detail: `This service runs ${consumers.join(', ')}, not ${consumer}.`,
+      });
+    }
+    return consumer;
+  };
+  app.get(
+    '/admin/parked',
+    { schema: { querystring: WhichConsumer, response: { 200: ParkedList } } },
     async (request) => {
       authorizeAdmin(request, adminToken);
+      const consumer = pick(request.query.consumer);
+      const parked = await store.listParkedMessages(consumer);
+      return {
+        consumer,
+        parked: parked.map(({ event, reason }) => ({
+          eventId: event.id,
+          type: event.type,
+          streamName: event.streamName,
+          reason: reason ?? null,
+        })),
+      };
+    },
+  );
+  app.post(
+    '/admin/parked/replay',
+    { schema: { querystring: WhichConsumer, response: { 200: ReplayedParked } } },
+    async (request) => {
+      authorizeAdmin(request, adminToken);
+      const consumer = pick(request.query.consumer);
       const replayed = (await store.listParkedMessages(consumer)).length;
       await store.replayParkedMessages(consumer);
       return { consumer, replayed };
