@@ -13,7 +13,7 @@ import {
   runScenario,
   type LabStack,
   type ScenarioRun,
-} from '@effectively-once/scenarios';
+} from '@effectively-once/scenario-runner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type RunningStack } from '../support/start-stack.js';
 

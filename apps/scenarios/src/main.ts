@@ -4,9 +4,15 @@
 // invariant broke that must hold, or a mistake failed to break its invariant.
 import { parseArgs } from 'node:util';
 import { REPO_ROOT, loadRunnerConfig } from './config.js';
-import { formatRun } from './report.js';
-import { runScenario, type ScenarioRun } from './run-scenario.js';
-import { MISTAKES, SCENARIOS, findMistake, findScenario } from './scenarios/index.js';
+import {
+  MISTAKES,
+  SCENARIOS,
+  findMistake,
+  findScenario,
+  formatRun,
+  runScenario,
+  type ScenarioRun,
+} from '@effectively-once/scenario-runner';
 import { findRunningStack, startLabStack, type ConnectedStack } from './stack/connect-lab-stack.js';
 
 const { values, positionals } = parseArgs({

@@ -7,7 +7,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { StackReadyMessage, StackState } from '@effectively-once/contracts';
-import type { LabStack } from './lab-stack.js';
+import type { LabStack } from '@effectively-once/scenario-runner';
 
 export interface ConnectedStack {
   readonly stack: LabStack;
