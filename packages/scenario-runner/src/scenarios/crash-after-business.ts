@@ -1,7 +1,7 @@
 // A crash after the business change, before COMMIT: again nothing survives,
 // because the change and the marker are one transaction.
 import type { Scenario } from '../scenario.js';
-import { DEMAND, REDELIVERY_TIMEOUT_MS, entry, handledOutcomes, maybeJournal } from './support.js';
+import { crashTallyAt } from './support.js';
 
 export const crashAfterBusiness: Scenario = {
   name: 'crash-after-business',
@@ -9,29 +9,14 @@ export const crashAfterBusiness: Scenario = {
   summary:
     'inventory-demand-v1 has claimed the message and changed the tally when the process is killed, before COMMIT. Both roll back together; the redelivery applies the message once.',
   async run(context) {
-    const sku = await context.freshSku(10);
-    await context.lab.armInventory({
+    const { redelivered, outcomes } = await crashTallyAt(context, {
       point: 'after-business',
-      action: 'crash',
-      match: { consumer: DEMAND, eventType: 'OrderPlaced', retryCount: 0 },
+      quantity: 4,
+      where: 'after the business change, before commit',
     });
-    context.step('armed: crash inventory after the business change, before commit');
-    const orderId = await context.placeOrder({ sku, quantity: 4 });
-    const crash = await context.waitForJournal(
-      'the crash',
-      entry({ kind: 'crash', consumer: DEMAND, orderId }),
-    );
-    const settled = await maybeJournal(
-      context,
-      'the redelivery to be acknowledged',
-      entry({ kind: 'acked', consumer: DEMAND, messageId: crash.messageId, afterId: crash.id }),
-      REDELIVERY_TIMEOUT_MS,
-    );
-    await context.waitForOrder(orderId, ['confirmed']);
-    const outcomes = await handledOutcomes(context, DEMAND, crash.messageId ?? '');
     context.expect(
       'the redelivery applied the message once',
-      settled !== undefined && outcomes.filter((outcome) => outcome === 'applied').length === 1,
+      redelivered && outcomes.filter((outcome) => outcome === 'applied').length === 1,
       outcomes.join(', ') || 'no settlement',
     );
   },

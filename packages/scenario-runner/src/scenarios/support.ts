@@ -78,3 +78,49 @@ export async function handledOutcomes(
     .sort((a, b) => a.id - b.id)
     .map((candidate) => outcomeOf(candidate) ?? 'unknown');
 }
+
+/** What a demand-tally crash run saw: the order, whether the message came back, and every outcome. */
+export interface CrashRun {
+  readonly orderId: string;
+  readonly redelivered: boolean;
+  readonly outcomes: readonly string[];
+}
+
+/**
+ * The script the crash scenarios share: crash inventory at `point` on the
+ * first delivery of OrderPlaced to inventory-demand-v1, then wait for the
+ * redelivery to be acknowledged (or give up: a mistake may lose it) and for
+ * the order to be confirmed. Each scenario then says what should be true.
+ */
+export async function crashTallyAt(
+  context: ScenarioContext,
+  input: {
+    point: 'after-claim' | 'after-business' | 'after-commit-before-ack';
+    quantity: number;
+    where: string;
+  },
+): Promise<CrashRun> {
+  const sku = await context.freshSku(10);
+  await context.lab.armInventory({
+    point: input.point,
+    action: 'crash',
+    match: { consumer: DEMAND, eventType: 'OrderPlaced', retryCount: 0 },
+  });
+  context.step(
+    `armed: crash inventory ${input.where} (first delivery of OrderPlaced to inventory-demand-v1)`,
+  );
+  const orderId = await context.placeOrder({ sku, quantity: input.quantity });
+  const crash = await context.waitForJournal(
+    'the crash',
+    entry({ kind: 'crash', consumer: DEMAND, orderId }),
+  );
+  const redelivered = await maybeJournal(
+    context,
+    'the redelivery to be acknowledged',
+    entry({ kind: 'acked', consumer: DEMAND, messageId: crash.messageId, afterId: crash.id }),
+    REDELIVERY_TIMEOUT_MS,
+  );
+  await context.waitForOrder(orderId, ['confirmed']);
+  const outcomes = await handledOutcomes(context, DEMAND, crash.messageId ?? '');
+  return { orderId, redelivered: redelivered !== undefined, outcomes };
+}
