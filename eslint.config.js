@@ -9,7 +9,15 @@ const noDeepImports = {
   message: 'Import a workspace package by its name and exports, not by path.',
 };
 
-const SERVICES = ['order', 'inventory', 'payment', 'notification', 'gateway', 'supervisor'];
+const SERVICES = [
+  'order',
+  'inventory',
+  'payment',
+  'notification',
+  'gateway',
+  'supervisor',
+  'console',
+];
 const FAKE_EXTERNAL_SYSTEMS = ['payment-provider', 'mail-sink'];
 
 /** Import patterns an app may not use; `inTests` lets tests reach the fakes' `./testing` exports. */
@@ -139,6 +147,32 @@ export default tseslint.config(
           selector: "MemberExpression[object.name='Date'][property.name='now']",
           message: 'Domain code takes the time as an argument (`now`), never reads the clock.',
         },
+      ],
+    },
+  },
+  {
+    // The console's page runs in the browser: it bundles preact and its own
+    // files only. Types may come from the console's API module and the
+    // contracts, but no runtime code: zod alone would cost ~90 kB gzipped.
+    files: ['apps/console/src/web/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['zod', 'zod/*', 'node:*', '@effectively-once/*', '../../*', '../../../*'],
+              allowTypeImports: true,
+              message:
+                'The browser bundle imports only preact and its own files; types may come from src/api and the contracts.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'process', message: 'No process in the browser.' },
       ],
     },
   },

@@ -23,3 +23,4 @@ export * from './events/values.js';
 export * from './streams.js';
 export * from './openapi/index.js';
 export * from './stack/stack-state.js';
+export * from './stack/delivery-outcome.js';

@@ -25,6 +25,8 @@ export const StackPorts = z.object({
   paymentProvider: Port,
   mailSink: Port,
   smtp: Port,
+  /** The flow console's own port; users reach it through the gateway at `/`. Absent with STACK_CONSOLE=false. */
+  console: Port.exactOptional(),
 });
 export type StackPorts = Readonly<z.infer<typeof StackPorts>>;
 
@@ -46,13 +48,27 @@ export const StackState = z.object({
   ports: StackPorts,
   databases: StackDatabases,
   faults: StackFaults,
-  /** Lab mode only: the services' ADMIN_TOKEN (parked messages, replay), so the scenario runner can use it. */
+  /** The services' ADMIN_TOKEN (parked messages, replay) when the stack has one: always in lab mode. */
   adminToken: z.string().min(16).exactOptional(),
   /** The supervisor's pid: a file whose process is gone was left by a stack that was killed. */
   pid: z.number().int().positive(),
   startedAt: z.iso.datetime(),
 });
 export type StackState = z.infer<typeof StackState>;
+
+/**
+ * What a tool needs to drive a running stack: no pid, no start time. The
+ * supervisor hands it to the console process (CONSOLE_STACK), which runs
+ * scenarios against the stack it belongs to.
+ */
+export const StackTarget = StackState.pick({
+  gatewayUrl: true,
+  ports: true,
+  databases: true,
+  faults: true,
+  adminToken: true,
+});
+export type StackTarget = z.infer<typeof StackTarget>;
 
 /** Sent over IPC when the stack is up. */
 export const StackReadyMessage = StackState.pick({

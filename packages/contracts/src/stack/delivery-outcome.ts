@@ -1,0 +1,35 @@
+// One settled delivery, as the service's delivery log line reports it
+// (docs/observability.md: exactly one line per delivery, written after it was
+// settled). The supervisor reads every line its children write; it turns these
+// into messages for the console process, which shows them in the order
+// timelines. A contract between processes, so it lives here; zod only.
+import { z } from 'zod';
+
+export const DeliveryOutcomeName = z.enum([
+  'applied',
+  'duplicate',
+  'ignored',
+  'retryable_failure',
+  'terminal_failure',
+]);
+export type DeliveryOutcomeName = z.infer<typeof DeliveryOutcomeName>;
+
+/** Sent by the supervisor to the console over IPC, one per delivery log line. */
+export const DeliveryOutcomeMessage = z.object({
+  type: z.literal('delivery-outcome'),
+  /** The process that settled it: order, inventory, inventory-2, payment, notification. */
+  service: z.string(),
+  pid: z.number().int(),
+  at: z.iso.datetime(),
+  messageId: z.string(),
+  consumer: z.string(),
+  eventType: z.string(),
+  streamName: z.string(),
+  orderId: z.string().nullable(),
+  traceId: z.string().nullable(),
+  retryCount: z.number().int().nonnegative(),
+  outcome: DeliveryOutcomeName,
+  durationMs: z.number().nonnegative(),
+  reason: z.string().nullable(),
+});
+export type DeliveryOutcomeMessage = z.infer<typeof DeliveryOutcomeMessage>;
