@@ -5,7 +5,24 @@ export {
   type ScenarioRun,
 } from './run-scenario.js';
 export { formatRun } from './report.js';
+export { formatTimeline, type TimelineEntry } from './timeline/timeline.js';
+export {
+  JOURNAL_DATABASES,
+  type JournalDatabase,
+  type JournalMarks,
+  type JournalRecord,
+  type Journals,
+} from './timeline/journals.js';
+export { DEFAULT_JOURNAL_POLL_MS } from './timeline/tail-journals.js';
 export { SCENARIOS, MISTAKES, findScenario, findMistake } from './scenarios/index.js';
 export type { Scenario, ScenarioContext, MistakeDemonstration } from './scenario.js';
-export { LAB_SERVICES, LabStack, labToken, type LabService } from './stack/lab-stack.js';
-export type { Verdict } from './verdict.js';
+export {
+  LAB_SERVICES,
+  LabStack,
+  labToken,
+  serviceDatabase,
+  serviceUrl,
+  type LabService,
+} from './stack/lab-stack.js';
+export { labClient, type LabClient } from './clients/lab-client.js';
+export type { Expectation, Expected, InvariantName, Verdict } from './verdict.js';

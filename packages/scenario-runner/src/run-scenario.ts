@@ -9,6 +9,7 @@ import { labClient } from './clients/lab-client.js';
 import type { MistakeDemonstration, Scenario, ScenarioContext } from './scenario.js';
 import { labToken, serviceDatabase, type LabStack } from './stack/lab-stack.js';
 import { openJournals, type JournalMarks } from './timeline/journals.js';
+import { tailJournals, type JournalTail } from './timeline/tail-journals.js';
 import type { TimelineEntry } from './timeline/timeline.js';
 import { auditScope, judge, type Expectation, type Expected, type Verdict } from './verdict.js';
 import type { AuditReport } from '@effectively-once/invariants';
@@ -29,6 +30,14 @@ const POLL_MS = 50;
 export interface RunOptions {
   /** How to reach the stack's event store: the embedded one unless the stack runs on EventStoreDB. */
   readonly eventStore: EventStoreConfig;
+  /**
+   * Hears every timeline entry as it happens: the runner's steps at once, the
+   * journals' entries as a tail of them finds them while the script runs.
+   * Without it the journals are read once, at the end.
+   */
+  readonly onTimeline?: (entry: TimelineEntry) => void;
+  /** How often that tail reads the journals; 250 ms unless given. */
+  readonly journalPollMs?: number;
 }
 
 export const DEFAULT_RUN_OPTIONS: RunOptions = {
@@ -68,12 +77,28 @@ export async function runScenario(
   let error: string | undefined;
   let cleanup: string | undefined;
   let marks: JournalMarks | undefined;
-  const step = (text: string) => timeline.push({ source: 'runner', at: new Date(), text });
+  const step = (text: string) => {
+    const entry: TimelineEntry = { source: 'runner', at: new Date(), text };
+    timeline.push(entry);
+    options.onTimeline?.(entry);
+  };
+  let tail: JournalTail | undefined;
   try {
     await lab.reset();
     const taken = await journals.mark();
     marks = taken;
-    const journal = (): Promise<JournalEntry[]> => journals.since(taken);
+    const { onTimeline } = options;
+    if (onTimeline !== undefined) {
+      tail = tailJournals({
+        journals,
+        marks: taken,
+        onRecord: ({ database, entry }) =>
+          onTimeline({ source: 'journal', at: new Date(entry.at), database, entry }),
+        ...(options.journalPollMs === undefined ? {} : { intervalMs: options.journalPollMs }),
+      });
+    }
+    const journal = async (): Promise<JournalEntry[]> =>
+      (await journals.since(taken)).map((record) => record.entry);
     const context: ScenarioContext = {
       stack,
       api,
@@ -144,10 +169,11 @@ export async function runScenario(
       : { kind: 'break', invariant: demonstration.breaks };
   let report: AuditReport;
   try {
+    await tail?.stop();
     // The journal belongs in the timeline most when the script failed.
     if (marks !== undefined) {
-      for (const entry of await journals.since(marks))
-        timeline.push({ source: 'journal', at: new Date(entry.at), entry });
+      for (const { database, entry } of await journals.since(marks))
+        timeline.push({ source: 'journal', at: new Date(entry.at), database, entry });
     }
     report = await auditScope(stack, { orderIds, skus }, options.eventStore);
   } finally {

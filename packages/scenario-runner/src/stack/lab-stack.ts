@@ -1,18 +1,11 @@
 // What the runner needs to know about a stack started with fault injection:
-// where its services listen, where its databases are, and the lab token; the
-// contract's StackState, as the supervisor writes it to its state file and
-// sends it over IPC when ready.
-import { StackState } from '@effectively-once/contracts';
-import type { z } from 'zod';
+// where its services listen, where its databases are, and the lab token: the
+// contracts' StackTarget, which the supervisor writes to its state file and
+// hands to the console process.
+import { StackTarget } from '@effectively-once/contracts';
 
-export const LabStack = StackState.pick({
-  gatewayUrl: true,
-  ports: true,
-  databases: true,
-  faults: true,
-  adminToken: true,
-});
-export type LabStack = z.infer<typeof LabStack>;
+export const LabStack = StackTarget;
+export type LabStack = StackTarget;
 
 /** The processes whose consumers the lab can fault. */
 export const LAB_SERVICES = [

@@ -5,16 +5,23 @@ import { connect } from '@effectively-once/postgres';
 import type { Kysely } from 'kysely';
 import { serviceDatabase, type LabStack } from '../stack/lab-stack.js';
 
-const JOURNAL_DATABASES = ['order', 'inventory', 'payment', 'notification'] as const;
-type JournalDatabase = (typeof JOURNAL_DATABASES)[number];
+export const JOURNAL_DATABASES = ['order', 'inventory', 'payment', 'notification'] as const;
+/** A database with a lab journal; inventory-2 writes to inventory's. */
+export type JournalDatabase = (typeof JOURNAL_DATABASES)[number];
 
 export type JournalMarks = Readonly<Record<JournalDatabase, number>>;
+
+/** An entry and the database whose journal holds it: ids are unique per database only. */
+export interface JournalRecord {
+  readonly database: JournalDatabase;
+  readonly entry: JournalEntry;
+}
 
 export interface Journals {
   /** The last entry id of every journal now. */
   mark(): Promise<JournalMarks>;
   /** Every entry after the marks, oldest first per database. */
-  since(marks: JournalMarks): Promise<JournalEntry[]>;
+  since(marks: JournalMarks): Promise<JournalRecord[]>;
   close(): Promise<void>;
 }
 
@@ -50,9 +57,11 @@ export function openJournals(stack: LabStack): Journals {
       return marks;
     },
     since: async (marks) => {
-      const all: JournalEntry[] = [];
-      for (const name of JOURNAL_DATABASES)
-        all.push(...(await readAllAfter(dbs[name], marks[name])));
+      const all: JournalRecord[] = [];
+      for (const database of JOURNAL_DATABASES) {
+        const entries = await readAllAfter(dbs[database], marks[database]);
+        all.push(...entries.map((entry) => ({ database, entry })));
+      }
       return all;
     },
     close: async () => {

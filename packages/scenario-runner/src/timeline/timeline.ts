@@ -3,10 +3,11 @@
 // faults, crashes, restarts, acknowledgments), read back from their databases
 // so that a crashed process's last words are there too.
 import type { JournalEntry } from '@effectively-once/fault-injection';
+import type { JournalDatabase } from './journals.js';
 
 export type TimelineEntry =
   | { source: 'runner'; at: Date; text: string }
-  | { source: 'journal'; at: Date; entry: JournalEntry };
+  | { source: 'journal'; at: Date; database: JournalDatabase; entry: JournalEntry };
 
 const KIND_LABELS: Readonly<Record<string, string>> = {
   'process-started': 'process started',
