@@ -1,0 +1,406 @@
+// The console on a real event store: live saga events and delivery outcomes
+// over SSE, parked messages and their replay, the POST guard, and the tokens
+// it holds never leaving it. The scenario runner is the only fake (it would
+// need a whole stack); metrics scrape no process.
+import { EventEmitter } from 'node:events';
+import {
+  CONSUMERS,
+  orderStream,
+  paymentStream,
+  type DeliveryOutcomeMessage,
+  type StackTarget,
+} from '@effectively-once/contracts';
+import {
+  createPostgresEventStore,
+  eventStoreMigrations,
+  type NewEvent,
+} from '@effectively-once/event-store';
+import { receive } from '@effectively-once/event-store/testing';
+import { createTestDatabase } from '@effectively-once/postgres/testing';
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FeedItem, RunSummary } from './api/console.api.js';
+import { createConsoleServer, registerConsoleRoutes } from './app.js';
+import { buildWebBundle } from './bundle/build-web-bundle.js';
+import { loadConsoleConfig } from './config.js';
+import { listenForDeliveryOutcomes } from './live/delivery-outcomes.js';
+import { createFeed } from './live/feed.js';
+import { followSagaEvents } from './live/saga-events.js';
+import { openSseStream, type SseBlock } from './live/testing/sse-client.js';
+import { createMetricsScraper } from './metrics/metrics-scraper.js';
+import { createScenarioRuns } from './scenarios/scenario-runs.js';
+import { fakeRunner } from './scenarios/testing/fake-runner.js';
+
+const { url } = await createTestDatabase(eventStoreMigrations);
+const store = createPostgresEventStore({ url, pollIntervalMs: 100 });
+const bundle = await buildWebBundle();
+const ADMIN_TOKEN = 'admin-token-held-by-the-console-1';
+const LAB_TOKEN = 'lab-token-held-by-the-console-22';
+
+function stackWith(adminToken: string | undefined): StackTarget {
+  return {
+    gatewayUrl: 'http://127.0.0.1:3000',
+    ports: {
+      gateway: 3000,
+      order: 3001,
+      inventory: 3002,
+      payment: 3003,
+      notification: 3004,
+      paymentProvider: 3005,
+      mailSink: 3006,
+      smtp: 2525,
+    },
+    databases: {
+      adminUrl: url,
+      order: url,
+      inventory: url,
+      payment: url,
+      notification: url,
+      paymentProvider: url,
+      eventStore: url,
+    },
+    faults: { enabled: true, token: LAB_TOKEN },
+    ...(adminToken === undefined ? {} : { adminToken }),
+  };
+}
+
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const close of closers.reverse()) await close();
+  await store.close();
+});
+
+async function startConsole(input: { adminToken: string | undefined }) {
+  const config = loadConsoleConfig({
+    CONSOLE_STACK: JSON.stringify(stackWith(input.adminToken)),
+    CONSOLE_HEARTBEAT_MS: '1000',
+  });
+  const feed = createFeed({ capacity: config.feedCapacity });
+  const channel = Object.assign(new EventEmitter(), { connected: true });
+  const outcomes = listenForDeliveryOutcomes({ feed, channel });
+  // In two steps, as server.ts does: the runs need the app's logger.
+  const app = createConsoleServer({ logLevel: config.logLevel, logger: false });
+  registerConsoleRoutes(app, {
+    config,
+    store,
+    bundle,
+    feed,
+    outcomes,
+    labSteps: undefined,
+    runs: createScenarioRuns({
+      stack: config.stack,
+      eventStore: config.eventStore,
+      log: app.log,
+      run: fakeRunner().run,
+    }),
+    metrics: createMetricsScraper({ targets: [] }),
+  });
+  const sagaEvents = followSagaEvents({ store, feed, log: app.log });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  closers.push(async () => {
+    await sagaEvents.close();
+    // fetch may leave a request-less connection behind after an abort.
+    app.server.closeAllConnections();
+    await app.close();
+  });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('not listening');
+  return { baseUrl: `http://127.0.0.1:${String(address.port)}`, channel, feed };
+}
+
+function sagaEvent(orderId: string, type: string): NewEvent {
+  return { id: randomUUID(), type, data: { orderId }, metadata: { correlationId: orderId } };
+}
+
+function feedItemOf(block: SseBlock): FeedItem | undefined {
+  if (block.event !== 'message' || block.data === undefined) return undefined;
+  return FeedItem.parse(JSON.parse(block.data));
+}
+
+const withOperator = await startConsole({ adminToken: ADMIN_TOKEN });
+const withoutOperator = await startConsole({ adminToken: undefined });
+
+describe('GET /api/console/events?orderId=', () => {
+  it('sends the order\u2019s events as catch-up, then caught-up, then live events and outcomes of that order only', async () => {
+    // Given an order with an event in its order stream and one in its payment stream, and another order
+    const orderId = randomUUID();
+    const placed = sagaEvent(orderId, 'OrderPlaced');
+    const authorized = sagaEvent(orderId, 'PaymentAuthorized');
+    await store.appendToStream(orderStream(orderId), [placed], { expectedRevision: 'no_stream' });
+    await store.appendToStream(paymentStream(orderId), [authorized], {
+      expectedRevision: 'no_stream',
+    });
+
+    // When a page opens the order's stream
+    const stream = await openSseStream(
+      `${withOperator.baseUrl}/api/console/events?orderId=${orderId}`,
+    );
+    await stream.until((block) => block.event === 'caught-up');
+
+    // Then the catch-up held both events, in global order, without ids
+    const catchUp = stream.blocks.flatMap((block) => {
+      const item = feedItemOf(block);
+      return item?.kind === 'saga-event' ? [{ id: block.id, event: item.event }] : [];
+    });
+    expect(catchUp.map(({ event }) => [event.eventId, event.streamName, event.revision])).toEqual([
+      [placed.id, orderStream(orderId), 0],
+      [authorized.id, paymentStream(orderId), 0],
+    ]);
+    expect(catchUp.every(({ id }) => id === undefined)).toBe(true);
+
+    // When another order and this order get a new event, and a consumer settles one of this order's
+    await store.appendToStream(
+      orderStream(randomUUID()),
+      [sagaEvent(randomUUID(), 'OrderPlaced')],
+      {
+        expectedRevision: 'no_stream',
+      },
+    );
+    const confirmed = sagaEvent(orderId, 'OrderConfirmed');
+    await store.appendToStream(orderStream(orderId), [confirmed], { expectedRevision: 0 });
+    const live = await stream.until((block) => feedItemOf(block)?.kind === 'saga-event');
+    const outcome: DeliveryOutcomeMessage = {
+      type: 'delivery-outcome',
+      service: 'order',
+      pid: 4711,
+      at: new Date().toISOString(),
+      messageId: authorized.id,
+      consumer: CONSUMERS.orderSaga,
+      eventType: 'PaymentAuthorized',
+      streamName: paymentStream(orderId),
+      orderId,
+      traceId: null,
+      retryCount: 0,
+      outcome: 'applied',
+      durationMs: 4.5,
+      reason: null,
+    };
+    withOperator.channel.emit('message', outcome);
+    const delivered = await stream.until((block) => feedItemOf(block)?.kind === 'delivery');
+    stream.close();
+
+    // Then the live event is this order's, numbered, and so is the outcome
+    expect(feedItemOf(live)).toMatchObject({
+      kind: 'saga-event',
+      event: { eventId: confirmed.id, orderId, type: 'OrderConfirmed', revision: 1 },
+    });
+    expect(live.id).toBe(String(feedItemOf(live)?.seq));
+    expect(feedItemOf(delivered)).toMatchObject({
+      kind: 'delivery',
+      delivery: {
+        service: 'order',
+        consumer: CONSUMERS.orderSaga,
+        messageId: authorized.id,
+        outcome: 'applied',
+      },
+    });
+    expect(delivered.id).toMatch(/^\d+$/);
+  });
+
+  it('sends outcomes the console received before the page opened as part of the catch-up', async () => {
+    // Given an outcome of an order the supervisor forwarded earlier
+    const orderId = randomUUID();
+    withOperator.channel.emit('message', {
+      type: 'delivery-outcome',
+      service: 'inventory-2',
+      pid: 99,
+      at: new Date().toISOString(),
+      messageId: randomUUID(),
+      consumer: CONSUMERS.inventoryDemand,
+      eventType: 'OrderPlaced',
+      streamName: orderStream(orderId),
+      orderId,
+      traceId: orderId,
+      retryCount: 2,
+      outcome: 'retryable_failure',
+      durationMs: 12,
+      reason: 'serialization failure',
+    } satisfies DeliveryOutcomeMessage);
+
+    // When the page opens the order's stream
+    const stream = await openSseStream(
+      `${withOperator.baseUrl}/api/console/events?orderId=${orderId}`,
+    );
+    await stream.until((block) => block.event === 'caught-up');
+    stream.close();
+
+    // Then the outcome is in the catch-up
+    expect(stream.blocks.map(feedItemOf).filter((item) => item !== undefined)).toMatchObject([
+      {
+        kind: 'delivery',
+        delivery: { service: 'inventory-2', retryCount: 2, outcome: 'retryable_failure' },
+      },
+    ]);
+  });
+});
+
+describe('parked messages', () => {
+  it('lists a parked message of a consumer group and replays it with its original id', async () => {
+    // Given payment-authorization-v1 parked one event of an order
+    const orderId = randomUUID();
+    const consumer = CONSUMERS.paymentAuthorization;
+    await store.createSubscriptionGroup(consumer, {
+      filter: { kind: 'stream_prefix', prefixes: [paymentStream(orderId)] },
+      startFrom: 'start',
+    });
+    const poison = sagaEvent(orderId, 'PaymentRequested');
+    await store.appendToStream(paymentStream(orderId), [poison], { expectedRevision: 'no_stream' });
+    const subscription = store.subscribeToGroup(consumer);
+    const deliveries = receive(subscription);
+    await (await deliveries.next()).nack('park', 'Invalid PaymentRequested payload.');
+
+    // When the page lists the parked messages
+    const listed = await fetch(`${withOperator.baseUrl}/api/console/parked`);
+
+    // Then it is there, with its order and reason
+    expect(listed.status).toBe(200);
+    expect(await listed.json()).toEqual({
+      parked: [
+        {
+          consumer,
+          eventId: poison.id,
+          type: 'PaymentRequested',
+          streamName: paymentStream(orderId),
+          orderId,
+          reason: 'Invalid PaymentRequested payload.',
+        },
+      ],
+    });
+
+    // When the operator replays that consumer's parked messages from the page
+    const replay = await fetch(`${withOperator.baseUrl}/api/console/parked/replay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: withOperator.baseUrl },
+      body: JSON.stringify({ consumer }),
+    });
+
+    // Then one was replayed, the consumer gets the same event again, and nothing is left parked
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toEqual({ consumer, replayed: 1 });
+    const again = await deliveries.next();
+    expect(again.event.id).toBe(poison.id);
+    await again.ack();
+    await subscription.close();
+    const after = await fetch(`${withOperator.baseUrl}/api/console/parked`);
+    expect(await after.json()).toEqual({ parked: [] });
+  });
+
+  it('refuses a replay with 409 OPERATOR_ACTIONS_OFF when the stack has no admin token', async () => {
+    const response = await fetch(`${withoutOperator.baseUrl}/api/console/parked/replay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ consumer: CONSUMERS.paymentAuthorization }),
+    });
+
+    expect(response.status).toBe(409);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await response.json()).toMatchObject({ code: 'OPERATOR_ACTIONS_OFF', status: 409 });
+  });
+
+  it('refuses a replay of a consumer the saga does not have with 404', async () => {
+    const response = await fetch(`${withOperator.baseUrl}/api/console/parked/replay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ consumer: 'nobody-v1' }),
+    });
+
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ code: 'UNKNOWN_CONSUMER' });
+  });
+});
+
+describe('the POST guard', () => {
+  it('refuses a form post and a JSON post of another origin with 403 CROSS_SITE_REQUEST', async () => {
+    const form = await fetch(`${withOperator.baseUrl}/api/console/parked/replay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `consumer=${CONSUMERS.paymentAuthorization}`,
+    });
+    const foreign = await fetch(`${withOperator.baseUrl}/api/console/scenarios/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'http://evil.example' },
+      body: JSON.stringify({ name: 'crash-before-ack' }),
+    });
+
+    expect(form.status).toBe(403);
+    expect(await form.json()).toMatchObject({ code: 'CROSS_SITE_REQUEST' });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toMatchObject({ code: 'CROSS_SITE_REQUEST' });
+  });
+});
+
+describe('the page and the status', () => {
+  it('serves the page with its security headers and revalidates it by ETag', async () => {
+    const page = await fetch(`${withOperator.baseUrl}/`);
+    const etag = page.headers.get('etag') ?? '';
+    const again = await fetch(`${withOperator.baseUrl}/`, { headers: { 'if-none-match': etag } });
+    const script = await fetch(`${withOperator.baseUrl}/assets/app.js`);
+    const missing = await fetch(`${withOperator.baseUrl}/assets/nothing.js`);
+
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    expect(again.status).toBe(304);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(missing.status).toBe(404);
+  });
+
+  it('tells the page what it needs to know, and is ready when the store answers', async () => {
+    const status = await fetch(`${withoutOperator.baseUrl}/api/console/status`);
+    const ready = await fetch(`${withoutOperator.baseUrl}/ready`);
+
+    expect(await status.json()).toEqual({
+      labMode: true,
+      operatorActions: false,
+      outcomeSource: 'delivery-log',
+      eventStore: 'postgres',
+      consumers: expect.arrayContaining([
+        { consumer: CONSUMERS.inventoryDemand, service: 'inventory' },
+        { consumer: CONSUMERS.orderSaga, service: 'order' },
+      ]) as unknown,
+      startedAt: expect.any(String) as unknown,
+    });
+    expect(ready.status).toBe(200);
+  });
+
+  it('never lets the admin or lab token out, in any answer or stream', async () => {
+    // Given a console holding both tokens, with a run started
+    const base = withOperator.baseUrl;
+    const json = { 'content-type': 'application/json', origin: base };
+    const started = await fetch(`${base}/api/console/scenarios/runs`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ name: 'crash-before-ack' }),
+    });
+    const startedBody = await started.text();
+    const { runId } = RunSummary.parse(JSON.parse(startedBody));
+
+    // When every route is asked
+    const bodies = await Promise.all(
+      [
+        '/',
+        '/assets/app.js',
+        '/health',
+        '/ready',
+        '/api/console/status',
+        '/api/console/parked',
+        '/api/console/metrics',
+        '/api/console/scenarios',
+        `/api/console/scenarios/runs/${runId}`,
+      ].map(async (path) => (await fetch(`${base}${path}`)).text()),
+    );
+    const stream = await openSseStream(`${base}/api/console/events`);
+    await stream.until((block) => block.event === 'caught-up');
+    stream.close();
+    const streamed = stream.blocks.map((block) => block.data ?? '').join('\n');
+
+    // Then neither token appears anywhere
+    expect(started.status).toBe(202);
+    for (const body of [startedBody, ...bodies, streamed]) {
+      expect(body).not.toContain(ADMIN_TOKEN);
+      expect(body).not.toContain(LAB_TOKEN);
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import type { StackTarget } from '@effectively-once/contracts';
+import { describe, expect, it } from 'vitest';
+import { loadConsoleConfig } from './config.js';
+
+const stack: StackTarget = {
+  gatewayUrl: 'http://127.0.0.1:3000',
+  ports: {
+    gateway: 3000,
+    order: 3001,
+    inventory: 3002,
+    payment: 3003,
+    notification: 3004,
+    paymentProvider: 3005,
+    mailSink: 3006,
+    smtp: 2525,
+    console: 3007,
+  },
+  databases: {
+    adminUrl: 'postgres://admin@127.0.0.1:5432/postgres',
+    order: 'postgres://order@127.0.0.1:5432/order',
+    inventory: 'postgres://inventory@127.0.0.1:5432/inventory',
+    payment: 'postgres://payment@127.0.0.1:5432/payment',
+    notification: 'postgres://notification@127.0.0.1:5432/notification',
+    paymentProvider: 'postgres://provider@127.0.0.1:5432/payment_provider',
+    eventStore: 'postgres://events@127.0.0.1:5432/event_store',
+  },
+  faults: { enabled: false },
+};
+
+describe('loadConsoleConfig', () => {
+  it('reads the stack and fills in the defaults', () => {
+    // Given only the stack, as the supervisor sets it
+    const env = { CONSOLE_STACK: JSON.stringify(stack) };
+
+    // When the configuration is read
+    const config = loadConsoleConfig(env);
+
+    // Then the stack is parsed and everything else has its default
+    expect(config).toEqual({
+      host: '127.0.0.1',
+      port: 3007,
+      logLevel: 'info',
+      stack,
+      eventStore: {
+        backend: 'postgres',
+        maxEventBytes: expect.any(Number) as unknown,
+        pollIntervalMs: 500,
+      },
+      heartbeatMs: 5_000,
+      feedCapacity: 5_000,
+    });
+  });
+
+  it('takes the port, heartbeat and capacity given, and EventStoreDB when named', () => {
+    const config = loadConsoleConfig({
+      CONSOLE_STACK: JSON.stringify(stack),
+      PORT: '4007',
+      CONSOLE_HEARTBEAT_MS: '1000',
+      CONSOLE_FEED_CAPACITY: '200',
+      EVENTSTORE_CONNECTION_STRING: 'esdb://127.0.0.1:2113?tls=false',
+    });
+
+    expect(config).toMatchObject({ port: 4007, heartbeatMs: 1_000, feedCapacity: 200 });
+    expect(config.eventStore.backend).toBe('eventstoredb');
+  });
+
+  it('reports every problem at once: a missing stack and a bad heartbeat', () => {
+    expect(() => loadConsoleConfig({ CONSOLE_HEARTBEAT_MS: '10' })).toThrow(
+      /Invalid configuration of console: .*CONSOLE_STACK is required.*CONSOLE_HEARTBEAT_MS/,
+    );
+  });
+
+  it('refuses a stack that is not JSON or not a stack', () => {
+    expect(() => loadConsoleConfig({ CONSOLE_STACK: '{nope' })).toThrow(
+      /CONSOLE_STACK must be JSON/,
+    );
+    expect(() => loadConsoleConfig({ CONSOLE_STACK: '{"gatewayUrl":"x"}' })).toThrow(
+      /CONSOLE_STACK/,
+    );
+  });
+});

@@ -1,0 +1,97 @@
+// #/system: the state every participant holds (stock, the card processor's
+// ledger, the mail sink), parked messages with their replay, and the consumer
+// metrics. Tables refresh after saga events; metrics are polled while open.
+import type { EmailList, Ledger, StockLevelList } from '@effectively-once/contracts';
+import type { ConsoleStatus, FeedItem, MetricsSummary, ParkedList } from '../../api/console.api.js';
+import { useEffect, useState } from 'preact/hooks';
+import { errorMessage } from '../api/http.js';
+import { useDebounced } from '../api/use-debounced.js';
+import { streamStateText, useEventSource } from '../api/use-event-source.js';
+import { useResource } from '../api/use-resource.js';
+import { InventoryTable, LedgerTable, EmailsTable } from '../components/state-tables.js';
+import { MetricsTable } from '../components/metrics-table.js';
+import { ParkedMessages } from '../components/parked-messages.js';
+
+const REFRESH_DEBOUNCE_MS = 500;
+const METRICS_EVERY_MS = 5_000;
+
+export function SystemView({ status }: { readonly status: ConsoleStatus | null }) {
+  const [message, setMessage] = useState('');
+  const inventory = useResource<StockLevelList>('/api/inventory');
+  const ledger = useResource<Ledger>('/api/payments/ledger');
+  const emails = useResource<EmailList>('/api/emails');
+  const parked = useResource<ParkedList>('/api/console/parked');
+  const metrics = useResource<MetricsSummary>('/api/console/metrics');
+
+  const refresh = useDebounced(() => {
+    inventory.reload();
+    ledger.reload();
+    emails.reload();
+    parked.reload();
+  }, REFRESH_DEBOUNCE_MS);
+  const stream = useEventSource<FeedItem>('/api/console/events', {
+    onMessage: (item) => {
+      if (item.kind === 'saga-event' || item.kind === 'delivery') refresh();
+    },
+  });
+
+  const reloadMetrics = metrics.reload;
+  useEffect(() => {
+    const timer = setInterval(reloadMetrics, METRICS_EVERY_MS);
+    return () => clearInterval(timer);
+  }, [reloadMetrics]);
+
+  return (
+    <>
+      <section aria-labelledby="inventory-title">
+        <h2 id="inventory-title" tabIndex={-1}>
+          Inventory
+        </h2>
+        <p role="status" class="status-line">
+          {message}
+        </p>
+        <p class="muted">
+          {streamStateText(stream)}: the tables below refresh after each saga event.
+        </p>
+        <LoadError what="the inventory" error={inventory.error} />
+        <InventoryTable list={inventory.data} />
+      </section>
+      <section aria-labelledby="ledger-title">
+        <h2 id="ledger-title">Payment ledger</h2>
+        <p class="muted">Every authorization the card processor granted: at most one per order.</p>
+        <LoadError what="the ledger" error={ledger.error} />
+        <LedgerTable ledger={ledger.data} />
+      </section>
+      <section aria-labelledby="emails-title">
+        <h2 id="emails-title">Emails</h2>
+        <p class="muted">
+          The mail the SMTP sink received; a duplicate is a customer emailed twice.
+        </p>
+        <LoadError what="the emails" error={emails.error} />
+        <EmailsTable list={emails.data} />
+      </section>
+      <section aria-labelledby="parked-title">
+        <h2 id="parked-title">Parked messages</h2>
+        <LoadError what="the parked messages" error={parked.error} />
+        <ParkedMessages
+          list={parked.data}
+          operatorActions={status?.operatorActions ?? false}
+          onReplayed={(text) => {
+            setMessage(text);
+            parked.reload();
+          }}
+        />
+      </section>
+      <section aria-labelledby="metrics-title">
+        <h2 id="metrics-title">Metrics</h2>
+        <LoadError what="the metrics" error={metrics.error} />
+        <MetricsTable summary={metrics.data} />
+      </section>
+    </>
+  );
+}
+
+function LoadError({ what, error }: { readonly what: string; readonly error: unknown }) {
+  if (error === null) return null;
+  return <p class="note">{`Could not load ${what}. ${errorMessage(error)}`}</p>;
+}
