@@ -18,9 +18,10 @@ import {
 import type { Upstreams } from './config.js';
 import { notFoundHandler, problemErrorHandler } from './problem.js';
 import { registerAdminRoutes } from './routes/admin.routes.js';
+import { registerConsoleRoutes } from './routes/console.routes.js';
 import { registerForwardedRoutes } from './routes/forward.routes.js';
 import { registerHealthRoutes } from './routes/health.routes.js';
-import { registerIndexRoute } from './routes/index.routes.js';
+import { registerIndexRoutes } from './routes/index.routes.js';
 import { registerOpenApiRoute } from './routes/openapi.routes.js';
 
 export type GatewayInstance = FastifyInstance<
@@ -33,6 +34,8 @@ export type GatewayInstance = FastifyInstance<
 
 export interface GatewayOptions {
   upstreams: Upstreams;
+  /** The flow console's base URL: it then answers `/`, `/assets/*` and `/api/console/*`. */
+  consoleUrl?: string | undefined;
   /** How long a forwarded request waits for the service's answer before 504. */
   upstreamTimeoutMs: number;
   /** How long /api/health waits for each service's /ready. */
@@ -78,10 +81,16 @@ export function buildApp(options: GatewayOptions): GatewayInstance {
   void app.register((scope, _options, done) => {
     registerForwardedRoutes(scope, options);
     registerAdminRoutes(scope, options);
+    if (options.consoleUrl !== undefined) {
+      registerConsoleRoutes(scope, {
+        consoleUrl: options.consoleUrl,
+        upstreamTimeoutMs: options.upstreamTimeoutMs,
+      });
+    }
     done();
   });
   registerHealthRoutes(app, options);
   registerOpenApiRoute(app);
-  registerIndexRoute(app);
+  registerIndexRoutes(app, { atRoot: options.consoleUrl === undefined });
   return app;
 }

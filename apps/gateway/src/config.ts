@@ -18,6 +18,8 @@ const GatewayEnv = z.object({
   NOTIFICATION_URL: BaseUrl.default('http://127.0.0.1:3004'),
   PAYMENT_PROVIDER_URL: BaseUrl.default('http://127.0.0.1:3005'),
   MAIL_SINK_URL: BaseUrl.default('http://127.0.0.1:3006'),
+  /** The flow console (apps/console): when set, the gateway serves it at `/`. */
+  CONSOLE_URL: BaseUrl.optional(),
   /** How long a forwarded request may wait for the service's answer before 504. */
   UPSTREAM_TIMEOUT_MS: Milliseconds.default(10_000),
   /** How long /api/health waits for each service's /ready. */
@@ -31,6 +33,8 @@ export interface GatewayConfig {
   host: string;
   port: number;
   upstreams: Upstreams;
+  /** Where `/`, `/assets/*` and `/api/console/*` go; undefined: `/` is the JSON index. */
+  consoleUrl: string | undefined;
   upstreamTimeoutMs: number;
   healthTimeoutMs: number;
   logLevel: string;
@@ -62,6 +66,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       'payment-provider': e.PAYMENT_PROVIDER_URL,
       'mail-sink': e.MAIL_SINK_URL,
     },
+    consoleUrl: e.CONSOLE_URL,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     healthTimeoutMs: e.HEALTH_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,

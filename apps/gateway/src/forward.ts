@@ -3,18 +3,23 @@
 // headers and body come back as the service sent them, a Location header
 // translated to the public path. Only a failure to get an answer is the
 // gateway's own, and becomes a problem document.
-import type { ServiceName } from '@effectively-once/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendProblem } from './problem.js';
-import { upstreamFailure } from './upstream-failure.js';
+import { upstreamFailure, type UpstreamName } from './upstream-failure.js';
 
 export interface ForwardTarget {
-  service: ServiceName;
+  service: UpstreamName;
   /** The absolute URL without query string; the client's query string is appended. */
   url: string;
   timeoutMs: number;
   /** Translates a service path in a Location header to the public one. */
   publicPath?: (servicePath: string) => string;
+  /**
+   * Tell the upstream the Host the client used, in X-Forwarded-Host (the
+   * client's own value of it is replaced): the console checks a POST's
+   * Origin against it.
+   */
+  forwardHost?: boolean;
 }
 
 export function forward(
@@ -25,7 +30,11 @@ export function forward(
   return reply.from(target.url, {
     timeout: target.timeoutMs,
     // The service logs the same request id as the gateway, and answers with it.
-    rewriteRequestHeaders: (_request, headers) => ({ ...headers, 'x-request-id': request.id }),
+    rewriteRequestHeaders: (_request, headers) => ({
+      ...headers,
+      ...(target.forwardHost === true ? { 'x-forwarded-host': request.headers.host } : {}),
+      'x-request-id': request.id,
+    }),
     rewriteHeaders: (headers) => {
       const { location } = headers;
       if (typeof location !== 'string' || target.publicPath === undefined) return headers;

@@ -8,6 +8,7 @@ const SHUTDOWN_TIMEOUT_MS = 10_000;
 const config = loadGatewayConfig();
 const app = buildApp({
   upstreams: config.upstreams,
+  consoleUrl: config.consoleUrl,
   upstreamTimeoutMs: config.upstreamTimeoutMs,
   healthTimeoutMs: config.healthTimeoutMs,
   logLevel: config.logLevel,

@@ -4,6 +4,9 @@
 import type { ProblemDetails, ServiceName } from '@effectively-once/contracts';
 import { problem } from './problem.js';
 
+/** Who answers behind a route: one of the services, or the flow console. */
+export type UpstreamName = ServiceName | 'console';
+
 /** Errors that mean no connection was made, so the service never saw the request. */
 const NOT_DELIVERED = new Set([
   'ECONNREFUSED',
@@ -32,7 +35,7 @@ function codesOf(error: unknown): string[] {
   return codes;
 }
 
-export function upstreamFailure(service: ServiceName, error: unknown): ProblemDetails {
+export function upstreamFailure(service: UpstreamName, error: unknown): ProblemDetails {
   const codes = codesOf(error);
   if (codes.some((code) => NOT_DELIVERED.has(code))) {
     return problem({

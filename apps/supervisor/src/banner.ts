@@ -40,6 +40,8 @@ export function readyBanner(input: BannerInput): string {
     '',
     `effectively-once is ready in ${(input.startedInMs / 1000).toFixed(1)} s`,
     `  entry point (API):   ${url(ports.gateway)}  (try ${url(ports.gateway)}/api/health)`,
+    // Through the gateway: the console's own port is not meant for people.
+    ...(ports.console === undefined ? [] : [`  console:             ${url(ports.gateway)}/`]),
     `  order:               ${url(ports.order)}`,
     `  inventory:           ${url(ports.inventory)}`,
     ...(lab && ports.inventory2 !== undefined

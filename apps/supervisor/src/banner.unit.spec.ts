@@ -31,6 +31,13 @@ describe('readyBanner', () => {
     expect(banner).toMatch(/fault injection: +off/);
     expect(banner).toMatch(/state file: +\/repo\/\.stack\/stack\.json/);
     expect(banner).not.toContain('inventory-2');
+    expect(banner).not.toContain('console:');
+  });
+
+  it('given the console, then it is shown at the entry point, not at its own port', () => {
+    const banner = readyBanner({ ...input, ports: { ...FIXED_PORTS, console: 3007 } });
+    expect(banner).toMatch(/console: +http:\/\/127\.0\.0\.1:3000\/\n/);
+    expect(banner).not.toContain(':3007');
   });
 
   it('given lab mode, then it lists inventory-2 and the token', () => {

@@ -10,7 +10,7 @@ const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const port = z.coerce.number().int().min(0).max(65_535);
 
 const SupervisorEnv = z.object({
-  /** The public entry point (gateway, later the console). 0 picks a free port. */
+  /** The public entry point: the gateway, which serves the console at `/`. 0 picks a free port. */
   PORT: port.default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   /**
@@ -18,6 +18,8 @@ const SupervisorEnv = z.object({
    * `auto`: free ports are picked at start (tests, or a machine where those are taken).
    */
   STACK_PORTS: z.enum(['fixed', 'auto']).default('fixed'),
+  /** The web console at the entry point's `/` (its own process, reached through the gateway). */
+  STACK_CONSOLE: z.stringbool().default(true),
   /** Restock the demo SKUs when they do not exist yet. */
   STACK_SEED: z.stringbool().default(true),
   /** Longest pause before restarting a service that keeps dying. */

@@ -6,7 +6,16 @@ import { DEFAULT_STATE_FILE, loadSupervisorConfig } from './config.js';
 describe('loadSupervisorConfig', () => {
   it('given no settings, then the documented defaults apply', () => {
     const config = loadSupervisorConfig({});
-    expect(config).toMatchObject({ PORT: 3000, STACK_PORTS: 'fixed', STACK_SEED: true });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      STACK_PORTS: 'fixed',
+      STACK_SEED: true,
+      STACK_CONSOLE: true,
+    });
+  });
+
+  it('given STACK_CONSOLE=false, then the stack runs without the console', () => {
+    expect(loadSupervisorConfig({ STACK_CONSOLE: 'false' }).STACK_CONSOLE).toBe(false);
   });
 
   it('given a bad value, then the error names the setting', () => {

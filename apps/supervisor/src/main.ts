@@ -7,11 +7,13 @@ import { startPostgres, type PostgresServer } from '@effectively-once/postgres';
 import { labModeNotice, readyBanner } from './banner.js';
 import { loadSupervisorConfig } from './config.js';
 import { prepareDatabases } from './databases.js';
+import { parseDeliveryOutcome, SAGA_PROCESSES } from './delivery-outcome-lines.js';
 import { formatLogLine } from './log-lines.js';
 import { choosePorts } from './ports.js';
 import { DEFAULT_RESTART_POLICY } from './restart-policy.js';
 import { seedInventory } from './seed.js';
-import { defineStack, type ProcessGroup } from './stack.js';
+import { defineStack, type ProcessGroup, type ProcessSpec } from './stack.js';
+import { stackTarget } from './stack-target.js';
 import type { StackReadyMessage, StackState } from '@effectively-once/contracts';
 import { removeStateFile, writeStateFile } from './state-file.js';
 import {
@@ -44,10 +46,20 @@ function describeEvent(event: ProcessEvent): string {
   return `${event.name} (pid ${String(event.pid)}) exited with ${how}; restarting in ${String(event.restartInMs)} ms`;
 }
 
-async function startGroup(
-  group: ProcessGroup,
-  specs: ReturnType<typeof defineStack>,
-): Promise<void> {
+/**
+ * The console shows each settled delivery: the saga services' delivery log
+ * lines go to it over its IPC channel. Lines written before it runs, or while
+ * it restarts, are dropped: the console keeps outcomes only from its own start.
+ */
+function forwardOutcome(spec: ProcessSpec, line: string): void {
+  if (!SAGA_PROCESSES.has(spec.name)) return;
+  const consoleProcess = running.find((process_) => process_.spec.name === 'console');
+  if (consoleProcess === undefined) return;
+  const outcome = parseDeliveryOutcome(spec.name, line);
+  if (outcome !== undefined) consoleProcess.send(outcome);
+}
+
+async function startGroup(group: ProcessGroup, specs: readonly ProcessSpec[]): Promise<void> {
   const members = specs.filter((spec) => spec.group === group);
   for (const spec of members) {
     running.push(
@@ -55,7 +67,10 @@ async function startGroup(
         spec,
         repoRoot: REPO_ROOT,
         policy: { ...DEFAULT_RESTART_POLICY, maxDelayMs: config.STACK_RESTART_MAX_DELAY_MS },
-        onLine: (line) => print(formatLogLine(spec.name, line, config.STACK_LOG_FORMAT)),
+        onLine: (line) => {
+          print(formatLogLine(spec.name, line, config.STACK_LOG_FORMAT));
+          forwardOutcome(spec, line);
+        },
         onEvent: (event) => {
           say(describeEvent(event));
           tell({ type: 'process', event });
@@ -109,14 +124,17 @@ async function main(): Promise<void> {
     host: config.HOST,
     gatewayPort: config.PORT,
     lab: config.faults.enabled,
+    console: config.STACK_CONSOLE,
   });
   const specs = defineStack({
     host: config.HOST,
     ports,
     databases,
+    adminUrl: postgres.adminUrl,
     logLevel: config.LOG_LEVEL,
     inheritedEnv: config.inheritedEnv,
     faults: config.faults,
+    console: config.STACK_CONSOLE,
   });
   // The services need the external systems only when they handle a message,
   // not to start, so both groups start together; the gateway's health needs all.
@@ -126,13 +144,14 @@ async function main(): Promise<void> {
     await seedInventory({ inventoryUrl: `http://${config.HOST}:${String(ports.inventory)}` });
   }
   const state: StackState = {
-    gatewayUrl: `http://${config.HOST}:${String(ports.gateway)}`,
-    ports,
-    databases: { adminUrl: postgres.adminUrl, ...databases },
-    faults: config.faults,
-    ...(config.faults.enabled
-      ? { adminToken: config.inheritedEnv['ADMIN_TOKEN'] ?? config.faults.token }
-      : {}),
+    ...stackTarget({
+      host: config.HOST,
+      ports,
+      adminUrl: postgres.adminUrl,
+      databases,
+      faults: config.faults,
+      inheritedEnv: config.inheritedEnv,
+    }),
     pid: process.pid,
     startedAt: new Date().toISOString(),
   };

@@ -1,5 +1,10 @@
 import { createServer } from 'node:net';
-import { FIXED_INVENTORY_2_PORT, FIXED_PORTS, type StackPorts } from './stack.js';
+import {
+  FIXED_CONSOLE_PORT,
+  FIXED_INVENTORY_2_PORT,
+  FIXED_PORTS,
+  type StackPorts,
+} from './stack.js';
 
 async function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -18,7 +23,7 @@ async function freePort(host: string): Promise<number> {
  * the stack's life, so a restarted service comes back where the others expect it.
  *
  * @example
- * const ports = await choosePorts({ mode: 'auto', host: '127.0.0.1', gatewayPort: 0, lab: false });
+ * const ports = await choosePorts({ mode: 'auto', host: '127.0.0.1', gatewayPort: 0, lab: false, console: true });
  */
 export async function choosePorts(input: {
   mode: 'fixed' | 'auto';
@@ -26,6 +31,8 @@ export async function choosePorts(input: {
   gatewayPort: number;
   /** Lab mode: a port for inventory-2 as well. */
   lab: boolean;
+  /** STACK_CONSOLE: a port for the console process as well. */
+  console: boolean;
 }): Promise<StackPorts> {
   const taken = new Set<number>();
   const pick = async (): Promise<number> => {
@@ -39,9 +46,12 @@ export async function choosePorts(input: {
   };
   const gateway = input.gatewayPort === 0 ? await pick() : input.gatewayPort;
   if (input.mode === 'fixed') {
-    return input.lab
-      ? { ...FIXED_PORTS, gateway, inventory2: FIXED_INVENTORY_2_PORT }
-      : { ...FIXED_PORTS, gateway };
+    return {
+      ...FIXED_PORTS,
+      gateway,
+      ...(input.lab ? { inventory2: FIXED_INVENTORY_2_PORT } : {}),
+      ...(input.console ? { console: FIXED_CONSOLE_PORT } : {}),
+    };
   }
   return {
     gateway,
@@ -53,5 +63,6 @@ export async function choosePorts(input: {
     mailSink: await pick(),
     smtp: await pick(),
     ...(input.lab ? { inventory2: await pick() } : {}),
+    ...(input.console ? { console: await pick() } : {}),
   };
 }

@@ -2,6 +2,7 @@
 // gets. Pure: the ports and database URLs come in, process specs go out, so
 // the wiring is unit-tested without starting anything.
 import type { StackFaults, StackPorts } from '@effectively-once/contracts';
+import { stackTarget } from './stack-target.js';
 
 export type { StackPorts } from '@effectively-once/contracts';
 
@@ -18,6 +19,9 @@ export const FIXED_PORTS: StackPorts = Object.freeze({
 
 /** Lab mode's second inventory process, with fixed ports. */
 export const FIXED_INVENTORY_2_PORT = 3012;
+
+/** The flow console's own port, with fixed ports; users reach it through the gateway. */
+export const FIXED_CONSOLE_PORT = 3007;
 
 /**
  * What lab mode changes in each saga service. One message at a time per
@@ -46,7 +50,8 @@ export type DatabaseUrls = Readonly<Record<keyof typeof DATABASE_SUFFIXES, strin
 
 /**
  * `external`: plays a system outside the shop (card processor, mail server).
- * `service`: one of the four saga services. `edge`: the public entry point.
+ * `service`: one of the four saga services. `edge`: the public entry point
+ * and the console behind it.
  * Each group starts only after the one before it is ready.
  */
 export type ProcessGroup = 'external' | 'service' | 'edge';
@@ -65,11 +70,15 @@ export interface StackInput {
   readonly host: string;
   readonly ports: StackPorts;
   readonly databases: DatabaseUrls;
+  /** The database server's own URL: the console's scenarios and lab journals need it. */
+  readonly adminUrl: string;
   readonly logLevel: string;
   /** Inherited by every child (PATH, EVENTSTORE_CONNECTION_STRING, ...). */
   readonly inheritedEnv: Readonly<Record<string, string>>;
   /** On: the saga services run with fault injection and LAB_CONSUMER_ENV, and inventory runs twice. */
   readonly faults: StackFaults;
+  /** STACK_CONSOLE: the flow console runs, and the gateway serves it at `/`. */
+  readonly console: boolean;
 }
 
 function labEnv(
@@ -88,10 +97,37 @@ function labEnv(
 }
 
 /**
+ * The flow console: it opens the event store like a service (same variables),
+ * and gets the whole stack description (URLs, databases, tokens) as JSON so it
+ * can run scenarios against the stack it belongs to.
+ */
+function consoleProcess(input: StackInput, base: Readonly<Record<string, string>>): ProcessSpec[] {
+  if (!input.console) return [];
+  const { host, ports } = input;
+  if (ports.console === undefined) {
+    throw new Error('The console needs a port (ports.console): choose it first.');
+  }
+  return [
+    {
+      name: 'console',
+      group: 'edge',
+      entry: 'apps/console/src/server.ts',
+      env: {
+        ...base,
+        PORT: String(ports.console),
+        EVENT_STORE_DATABASE_URL: input.databases.eventStore,
+        CONSOLE_STACK: JSON.stringify(stackTarget(input)),
+      },
+      readyUrl: `http://${host}:${String(ports.console)}/ready`,
+    },
+  ];
+}
+
+/**
  * The processes of the stack in start order.
  *
  * @example
- * const specs = defineStack({ host: '127.0.0.1', ports: FIXED_PORTS, databases, logLevel: 'info', inheritedEnv: {}, faults: { enabled: false } });
+ * const specs = defineStack({ host: '127.0.0.1', ports: FIXED_PORTS, databases, adminUrl, logLevel: 'info', inheritedEnv: {}, faults: { enabled: false }, console: false });
  */
 export function defineStack(input: StackInput): ProcessSpec[] {
   const { host, ports, databases } = input;
@@ -170,6 +206,8 @@ export function defineStack(input: StackInput): ProcessSpec[] {
       databaseUrl: databases.notification,
       extra: { SMTP_HOST: host, SMTP_PORT: String(ports.smtp) },
     }),
+    // Before the gateway, in the same group: the gateway forwards `/` to it.
+    ...consoleProcess(input, base),
     {
       name: 'gateway',
       group: 'edge',
@@ -183,6 +221,9 @@ export function defineStack(input: StackInput): ProcessSpec[] {
         NOTIFICATION_URL: url(ports.notification),
         PAYMENT_PROVIDER_URL: url(ports.paymentProvider),
         MAIL_SINK_URL: url(ports.mailSink),
+        ...(input.console && ports.console !== undefined
+          ? { CONSOLE_URL: url(ports.console) }
+          : {}),
       },
       readyUrl: `${url(ports.gateway)}/api/health`,
     },

@@ -1,5 +1,13 @@
+import { StackTarget } from '@effectively-once/contracts';
 import { describe, expect, it } from 'vitest';
-import { defineStack, FIXED_INVENTORY_2_PORT, FIXED_PORTS, type DatabaseUrls } from './stack.js';
+import {
+  defineStack,
+  FIXED_CONSOLE_PORT,
+  FIXED_INVENTORY_2_PORT,
+  FIXED_PORTS,
+  type DatabaseUrls,
+  type StackInput,
+} from './stack.js';
 
 const databases: DatabaseUrls = {
   order: 'postgres://pg@127.0.0.1:5432/eo_order',
@@ -9,14 +17,18 @@ const databases: DatabaseUrls = {
   paymentProvider: 'postgres://pg@127.0.0.1:5432/eo_payment_provider',
   eventStore: 'postgres://pg@127.0.0.1:5432/eo_event_store',
 };
-const stack = defineStack({
+const adminUrl = 'postgres://pg@127.0.0.1:5432/postgres';
+const defaultInput: StackInput = {
   host: '127.0.0.1',
   ports: FIXED_PORTS,
   databases,
+  adminUrl,
   logLevel: 'info',
   inheritedEnv: { PATH: '/usr/bin' },
   faults: { enabled: false },
-});
+  console: false,
+};
+const stack = defineStack(defaultInput);
 const spec = (name: string, specs = stack) => {
   const found = specs.find((candidate) => candidate.name === name);
   if (found === undefined) throw new Error(`no ${name} in the stack`);
@@ -62,11 +74,8 @@ describe('defineStack', () => {
 describe('defineStack in lab mode', () => {
   const token = 'lab-token-0123456789abcdef';
   const lab = defineStack({
-    host: '127.0.0.1',
+    ...defaultInput,
     ports: { ...FIXED_PORTS, inventory2: FIXED_INVENTORY_2_PORT },
-    databases,
-    logLevel: 'info',
-    inheritedEnv: { PATH: '/usr/bin' },
     faults: { enabled: true, token },
   });
   const SAGA_SERVICES = ['order', 'inventory', 'inventory-2', 'payment', 'notification'];
@@ -123,14 +132,93 @@ describe('defineStack in lab mode', () => {
 
   it('refuses lab mode without a port for inventory-2', () => {
     expect(() =>
-      defineStack({
-        host: '127.0.0.1',
-        ports: FIXED_PORTS,
-        databases,
-        logLevel: 'info',
-        inheritedEnv: {},
-        faults: { enabled: true, token },
-      }),
+      defineStack({ ...defaultInput, inheritedEnv: {}, faults: { enabled: true, token } }),
     ).toThrow(/inventory2/);
+  });
+});
+
+describe('defineStack with the console', () => {
+  const token = 'lab-token-0123456789abcdef';
+  const withConsole = defineStack({
+    ...defaultInput,
+    ports: { ...FIXED_PORTS, console: FIXED_CONSOLE_PORT },
+    console: true,
+  });
+  const consoleTarget = (specs: ReturnType<typeof defineStack>) =>
+    StackTarget.parse(JSON.parse(spec('console', specs).env['CONSOLE_STACK'] ?? 'null'));
+
+  it('starts the console in the edge group, before the gateway', () => {
+    expect(withConsole.slice(-2).map((p) => `${p.group}:${p.name}`)).toEqual([
+      'edge:console',
+      'edge:gateway',
+    ]);
+    expect(spec('console', withConsole)).toMatchObject({
+      entry: 'apps/console/src/server.ts',
+      readyUrl: 'http://127.0.0.1:3007/ready',
+    });
+  });
+
+  it('gives the console its port, the shared event store and the inherited variables like a service', () => {
+    expect(spec('console', withConsole).env).toMatchObject({
+      PORT: '3007',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      PATH: '/usr/bin',
+      EVENT_STORE_DATABASE_URL: databases.eventStore,
+    });
+    expect(spec('console', withConsole).env['DATABASE_URL']).toBeUndefined();
+  });
+
+  it('points the gateway at the console', () => {
+    expect(spec('gateway', withConsole).env['CONSOLE_URL']).toBe('http://127.0.0.1:3007');
+  });
+
+  it('describes the stack to the console as a StackTarget, without an admin token by default', () => {
+    expect(consoleTarget(withConsole)).toEqual({
+      gatewayUrl: 'http://127.0.0.1:3000',
+      ports: { ...FIXED_PORTS, console: 3007 },
+      databases: { adminUrl, ...databases },
+      faults: { enabled: false },
+    });
+  });
+
+  it('hands a default stack’s inherited ADMIN_TOKEN to the console', () => {
+    const specs = defineStack({
+      ...defaultInput,
+      ports: { ...FIXED_PORTS, console: FIXED_CONSOLE_PORT },
+      inheritedEnv: { ADMIN_TOKEN: 'admin-token-0123456789' },
+      console: true,
+    });
+    expect(consoleTarget(specs).adminToken).toBe('admin-token-0123456789');
+  });
+
+  it('in lab mode, hands the console the lab token, also as the admin token unless ADMIN_TOKEN is set', () => {
+    const labInput: StackInput = {
+      ...defaultInput,
+      ports: { ...FIXED_PORTS, inventory2: FIXED_INVENTORY_2_PORT, console: FIXED_CONSOLE_PORT },
+      faults: { enabled: true, token },
+      console: true,
+    };
+    expect(consoleTarget(defineStack(labInput))).toMatchObject({
+      faults: { enabled: true, token },
+      adminToken: token,
+      ports: { inventory2: 3012, console: 3007 },
+    });
+    const withAdminToken = defineStack({
+      ...labInput,
+      inheritedEnv: { ADMIN_TOKEN: 'admin-token-0123456789' },
+    });
+    expect(consoleTarget(withAdminToken).adminToken).toBe('admin-token-0123456789');
+    // The console is no saga service: no fault injection in its own process.
+    expect(spec('console', withAdminToken).env['FAULTS_ENABLED']).toBeUndefined();
+  });
+
+  it('without the console, runs no console process and gives the gateway no CONSOLE_URL', () => {
+    expect(stack.some((p) => p.name === 'console')).toBe(false);
+    expect(spec('gateway').env['CONSOLE_URL']).toBeUndefined();
+  });
+
+  it('refuses the console without a port for it', () => {
+    expect(() => defineStack({ ...defaultInput, console: true })).toThrow(/ports\.console/);
   });
 });

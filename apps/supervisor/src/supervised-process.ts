@@ -21,6 +21,11 @@ export interface SupervisedProcess {
   readonly spec: ProcessSpec;
   /** The running process's pid; undefined between a death and its restart. */
   readonly pid: number | undefined;
+  /**
+   * Sends a message over the running process's IPC channel. False when it is
+   * between a death and its restart: the message is dropped, not queued.
+   */
+  send(message: object): boolean;
   stop(): Promise<void>;
 }
 
@@ -103,6 +108,15 @@ export function superviseProcess(input: SuperviseInput): SupervisedProcess {
     spec,
     get pid() {
       return child?.pid;
+    },
+    send(message) {
+      if (child?.connected !== true) return false;
+      // With a callback, a channel that closes meanwhile reports here instead
+      // of as an 'error' event that nothing would handle.
+      child.send(message, (error) => {
+        if (error !== null) input.onLine(`message not delivered: ${error.message}`);
+      });
+      return true;
     },
     async stop() {
       stopping = true;

@@ -1,5 +1,5 @@
-// GET /: where to go from here. A placeholder: the web console takes this route
-// over later, which is why it lives alone in this file.
+// GET /api, and GET / when the gateway runs without the console: where to go
+// from here, as JSON. With the console, `/` is the console's page.
 import type { GatewayInstance } from '../app.js';
 
 const LINKS = {
@@ -11,10 +11,17 @@ const LINKS = {
   emails: '/api/emails',
 } as const;
 
-export function registerIndexRoute(app: GatewayInstance): void {
-  app.get('/', () => ({
-    name: 'effectively-once gateway',
-    description: 'The public HTTP API; docs/api.md in the repository explains it.',
-    links: LINKS,
-  }));
+const INDEX = {
+  name: 'effectively-once gateway',
+  description: 'The public HTTP API; docs/api.md in the repository explains it.',
+  links: LINKS,
+} as const;
+
+/**
+ * @example
+ * registerIndexRoutes(app, { atRoot: options.consoleUrl === undefined });
+ */
+export function registerIndexRoutes(app: GatewayInstance, options: { atRoot: boolean }): void {
+  app.get('/api', () => INDEX);
+  if (options.atRoot) app.get('/', () => INDEX);
 }

@@ -14,6 +14,7 @@ export interface GatewayUnderTest {
 export async function startGatewayUnderTest(
   input: {
     upstreams?: Partial<Upstreams>;
+    consoleUrl?: string;
     upstreamTimeoutMs?: number;
     healthTimeoutMs?: number;
   } = {},
@@ -44,6 +45,7 @@ export async function startGatewayUnderTest(
       'mail-sink': mailSink.url,
       ...input.upstreams,
     },
+    consoleUrl: input.consoleUrl,
     upstreamTimeoutMs: input.upstreamTimeoutMs ?? 2_000,
     healthTimeoutMs: input.healthTimeoutMs ?? 500,
     logger: false,

@@ -22,6 +22,9 @@ export function deliveryLogFields(consumer: string, delivery: Delivery) {
     consumer,
     eventType: event.type,
     streamName: event.streamName,
+    // The saga's correlation id is the order id: what the console groups by,
+    // whatever trace context the producer sent.
+    orderId: event.metadata.correlationId ?? null,
     traceId: traceIdOf(event.metadata),
     retryCount: delivery.retryCount,
   };

@@ -99,6 +99,7 @@ describe('startConsumer', () => {
         consumer,
         eventType: 'OrderPlaced',
         streamName: orderStream(orderId),
+        orderId,
         traceId: orderId,
         outcome: 'applied',
         retryCount: 0,
