@@ -3,8 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import type { StackTarget } from '@effectively-once/contracts';
 import { labMigrations, type LabTables } from '@effectively-once/fault-injection';
+import { migrateToLatest } from '@effectively-once/postgres';
 import { createTestDatabase, type TestDatabase } from '@effectively-once/postgres/testing';
 import { createHttpServer } from '@effectively-once/service-kit';
+import type { Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FeedItem } from '../api/console.api.js';
 import { createFeed } from './feed.js';
@@ -109,5 +111,53 @@ describe('tailLabJournals', () => {
       { kind: 'crash', orderId: later },
     ]);
     expect(steps.filter((step) => step.kind === 'claimed')).toEqual([]);
+  });
+
+  it('starts before a service created its journal, and publishes what the new journal records', async () => {
+    // Given a tail started while the payment database has no journal yet
+    // (its service has not migrated yet)
+    const unmigrated = await createTestDatabase<LabTables>({});
+    const beforeMigration = unmigrated.db as Kysely<unknown>;
+    const early = await tailLabJournals({
+      stack: { ...stack, databases: { ...stack.databases, payment: unmigrated.url } },
+      feed,
+      intervalMs: 20,
+      log,
+    });
+    const laterOrder = randomUUID();
+    const published: FeedItem[] = [];
+    let arrived: (() => void) | undefined;
+    const paymentStep = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const stop = feed.subscribe((item) => {
+      if (item.kind !== 'lab-step' || item.step.orderId !== laterOrder) return;
+      published.push(item);
+      arrived?.();
+    });
+
+    // When the service migrates it and journals a step
+    await migrateToLatest(beforeMigration, labMigrations);
+    await unmigrated.db
+      .insertInto('lab_journal')
+      .values({
+        service: 'payment',
+        pid: 1234,
+        kind: 'fault',
+        consumer: 'payment-authorization-v1',
+        message_id: randomUUID(),
+        event_type: 'OrderPaymentRequested',
+        order_id: laterOrder,
+        detail: JSON.stringify({}),
+      })
+      .execute();
+    await paymentStep;
+    stop();
+    await early.close();
+
+    // Then the step arrived from the payment journal
+    expect(published).toMatchObject([
+      { kind: 'lab-step', step: { source: 'payment', kind: 'fault', orderId: laterOrder } },
+    ]);
   });
 });

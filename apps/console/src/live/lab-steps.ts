@@ -43,6 +43,18 @@ export async function readOrderLabSteps(
   return read.flat().sort((a, b) => a.at.localeCompare(b.at));
 }
 
+/** PostgreSQL's SQLSTATE for a relation that does not exist. */
+const UNDEFINED_TABLE = '42P01';
+
+async function lastJournalIdOrZero(db: Kysely<unknown>): Promise<number> {
+  try {
+    return await lastJournalId(db);
+  } catch (error: unknown) {
+    if (error instanceof Error && 'code' in error && error.code === UNDEFINED_TABLE) return 0;
+    throw error;
+  }
+}
+
 export interface LabJournalTail {
   /** One order's steps, for a stream's catch-up. */
   readOrder(orderId: string): Promise<LabStepView[]>;
@@ -71,8 +83,13 @@ export async function tailLabJournals(input: {
       connect<unknown>(stack.databases[source], { maxConnections: 1, applicationName: 'console' }),
     ]),
   ) as Record<JournalSource, Kysely<unknown>>;
+  // Where each journal ends now: later entries are news. A journal that does
+  // not exist yet (a service that has not migrated, as when the console runs
+  // on its own) holds nothing, so everything it will hold is news.
   const marks = new Map<JournalSource, number>();
-  for (const source of JOURNAL_SOURCES) marks.set(source, await lastJournalId(dbs[source]));
+  for (const source of JOURNAL_SOURCES) {
+    marks.set(source, await lastJournalIdOrZero(dbs[source]));
+  }
 
   const poll = async (): Promise<void> => {
     for (const source of JOURNAL_SOURCES) {

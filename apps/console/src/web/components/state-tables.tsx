@@ -43,7 +43,10 @@ export function LedgerTable({ ledger }: { readonly ledger: Ledger | null }) {
         empty={ledger === null ? 'Loading…' : 'No authorization yet.'}
         columns={[
           { header: 'Authorization', cell: (entry) => <ShortId id={entry.authorizationId} /> },
-          { header: 'Idempotency key', cell: (entry) => <ShortId id={entry.idempotencyKey} /> },
+          {
+            header: 'Idempotency key',
+            cell: (entry) => <ShortId id={entry.idempotencyKey} kind="key" />,
+          },
           { header: 'Amount', cell: (entry) => formatCents(entry.amountCents), numeric: true },
           { header: 'Status', cell: (entry) => <Badge text={entry.status} /> },
           { header: 'Created (UTC)', cell: (entry) => formatDateTime(entry.createdAt) },

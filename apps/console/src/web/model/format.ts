@@ -9,7 +9,10 @@ export function shortId(id: string): string {
   return id.slice(0, SHORT_ID_LENGTH);
 }
 
-/** A stream name with its UUID shortened: `order-0b7c6f64-3b7e-…` -> `order-0b7c6f64`. */
+/**
+ * A stream name or key with its UUID shortened: `order-0b7c6f64-3b7e-…` ->
+ * `order-0b7c6f64`, `authorize:0b7c6f64-…` -> `authorize:0b7c6f64`.
+ */
 export function shortStreamName(streamName: string): string {
   return streamName.replace(
     /([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i,

@@ -70,8 +70,8 @@ export function RunView({ runId }: { readonly runId: string }) {
       {run === null ? null : (
         <>
           <p class="muted">
+            {/* A mistake's title already names it ("..., with the mistake ..."). */}
             {run.title}
-            {run.mistake === null ? '' : ` With the mistake ${run.mistake}.`}
             {live ? ` ${streamStateText(stream)}.` : ''}
           </p>
           {run.error === null ? null : <p class="note">{`The run failed: ${run.error}`}</p>}
