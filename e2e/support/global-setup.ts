@@ -1,6 +1,7 @@
-// One stack per e2e run: starting seven processes and a PostgreSQL server
+// One stack per e2e run: starting eight processes and a PostgreSQL server
 // takes seconds, and every test creates its own orders and SKUs, so the tests
-// share it without seeing each other's data.
+// share it without seeing each other's data. It runs the flow console, as
+// `pnpm start` does, for the browser tests in e2e/console.
 import { dropDatabase } from '@effectively-once/postgres';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -37,7 +38,7 @@ async function dropStackDatabases(stack: RunningStack): Promise<void> {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const stack = await startStack();
+  const stack = await startStack({ env: { STACK_CONSOLE: 'true' } });
   project.provide('gatewayUrl', stack.gatewayUrl);
   project.provide('stackLogFile', stack.logFile);
   project.provide('stackStateFile', stack.stateFile);
