@@ -86,7 +86,9 @@ describe('the flow console on a lab stack', () => {
     await finish();
   });
 
-  for (const name of ['duplicate-delivery', 'crash-before-ack']) {
+  // Three failure scenarios: a redelivery, a real SIGKILL between commit and
+  // ack, and two processes racing for one message.
+  for (const name of ['duplicate-delivery', 'crash-before-ack', 'concurrent-deliveries']) {
     it(`runs ${name} from the page and sees it pass`, { timeout: 300_000 }, async (context) => {
       const { page, finish } = await pageForTest(session, context, FILE);
       await openView(page, consoleUrl, '#/scenarios', 'Scenarios');

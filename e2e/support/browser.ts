@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, writeFileSync, copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { TestContext } from 'vitest';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -92,15 +92,21 @@ export async function openBrowser(): Promise<BrowserSession> {
   console.info(`browser tests: ${version}`);
   const docsWanted = process.env['CONSOLE_DOCS_SCREENSHOTS'] === 'true';
 
+  // One page at a time: a test's page keeps its event streams and polls open
+  // until it is closed, so the next test's page closes the one before (after
+  // that test's screenshots, failed or not, were taken).
+  let previous: BrowserContext | undefined;
   return {
     browser,
     async newPage() {
+      await previous?.close();
       const context = await browser.newContext({
         viewport: { width: 1280, height: 800 },
         reducedMotion: 'reduce',
         locale: 'en-GB',
         timezoneId: 'UTC',
       });
+      previous = context;
       return context.newPage();
     },
     async screenshot(page, name, options = {}) {

@@ -18,6 +18,7 @@ import {
 import { receive } from '@effectively-once/event-store/testing';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FeedItem, RunSummary } from './api/console.api.js';
 import { createConsoleServer, registerConsoleRoutes } from './app.js';
@@ -117,6 +118,33 @@ function feedItemOf(block: SseBlock): FeedItem | undefined {
   return FeedItem.parse(JSON.parse(block.data));
 }
 
+/** A request with the Host header we choose (fetch sets its own). */
+function rawRequest(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; body: string }> {
+  const { port } = new URL(withOperator.baseUrl);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: '127.0.0.1', port: Number(port), method, path, headers },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          resolve({
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
 const withOperator = await startConsole({ adminToken: ADMIN_TOKEN });
 const withoutOperator = await startConsole({ adminToken: undefined });
 
@@ -148,7 +176,12 @@ describe('GET /api/console/events?orderId=', () => {
     ]);
     expect(catchUp.every(({ id }) => id === undefined)).toBe(true);
 
-    // When another order and this order get a new event, and a consumer settles one of this order's
+    // When the feed publishes an event the catch-up read from the store, as the
+    // $all subscription does when it is behind the store
+    const [first] = catchUp;
+    if (first === undefined) throw new Error('the catch-up was checked above');
+    withOperator.feed.publish({ kind: 'saga-event', event: first.event });
+    // And another order and this order get a new event, and a consumer settles one of this order's
     await store.appendToStream(
       orderStream(randomUUID()),
       [sagaEvent(randomUUID(), 'OrderPlaced')],
@@ -158,7 +191,10 @@ describe('GET /api/console/events?orderId=', () => {
     );
     const confirmed = sagaEvent(orderId, 'OrderConfirmed');
     await store.appendToStream(orderStream(orderId), [confirmed], { expectedRevision: 0 });
-    const live = await stream.until((block) => feedItemOf(block)?.kind === 'saga-event');
+    const live = await stream.until((block) => {
+      const item = feedItemOf(block);
+      return item?.kind === 'saga-event' && item.event.eventId === confirmed.id;
+    });
     const outcome: DeliveryOutcomeMessage = {
       type: 'delivery-outcome',
       service: 'order',
@@ -172,6 +208,7 @@ describe('GET /api/console/events?orderId=', () => {
       traceId: null,
       retryCount: 0,
       outcome: 'applied',
+      settlement: 'ack',
       durationMs: 4.5,
       reason: null,
     };
@@ -179,7 +216,17 @@ describe('GET /api/console/events?orderId=', () => {
     const delivered = await stream.until((block) => feedItemOf(block)?.kind === 'delivery');
     stream.close();
 
-    // Then the live event is this order's, numbered, and so is the outcome
+    // Then the stream sent this order's events only, each once, though the
+    // catch-up read them from the store and the feed may have published them after
+    const streamed = stream.blocks.flatMap((block) => {
+      const item = feedItemOf(block);
+      return item?.kind === 'saga-event' ? [item.event] : [];
+    });
+    expect(streamed.filter((event) => event.orderId !== orderId)).toEqual([]);
+    const ids = streamed.map((event) => event.eventId);
+    expect(ids).toEqual([...new Set(ids)]);
+    expect(ids).toEqual(expect.arrayContaining([placed.id, authorized.id, confirmed.id]));
+    // And the live event is this order's, numbered, and so is the outcome
     expect(feedItemOf(live)).toMatchObject({
       kind: 'saga-event',
       event: { eventId: confirmed.id, orderId, type: 'OrderConfirmed', revision: 1 },
@@ -213,6 +260,7 @@ describe('GET /api/console/events?orderId=', () => {
       traceId: orderId,
       retryCount: 2,
       outcome: 'retryable_failure',
+      settlement: 'retry',
       durationMs: 12,
       reason: 'serialization failure',
     } satisfies DeliveryOutcomeMessage);
@@ -231,6 +279,39 @@ describe('GET /api/console/events?orderId=', () => {
         delivery: { service: 'inventory-2', retryCount: 2, outcome: 'retryable_failure' },
       },
     ]);
+  });
+});
+
+describe('GET /api/console/events, an item that does not match the API', () => {
+  it('is left out, and the stream goes on', async () => {
+    // Given a page watching an order
+    const orderId = randomUUID();
+    const stream = await openSseStream(
+      `${withOperator.baseUrl}/api/console/events?orderId=${orderId}`,
+    );
+    await stream.until((block) => block.event === 'caught-up');
+
+    // When the feed publishes an event of that order whose time is not ISO
+    withOperator.feed.publish({
+      kind: 'saga-event',
+      event: {
+        eventId: randomUUID(),
+        orderId,
+        streamName: orderStream(orderId),
+        revision: 0,
+        type: 'OrderPlaced',
+        occurredAt: 'yesterday',
+        data: { orderId },
+      },
+    });
+    // And then a valid event of that order
+    const placed = sagaEvent(orderId, 'OrderPlaced');
+    await store.appendToStream(orderStream(orderId), [placed], { expectedRevision: 'no_stream' });
+    await stream.until((block) => block.data?.includes(placed.id) ?? false);
+    stream.close();
+
+    // Then the page got the valid event, and never the other
+    expect(stream.blocks.some((block) => block.data?.includes('yesterday') ?? false)).toBe(false);
   });
 });
 
@@ -309,7 +390,33 @@ describe('parked messages', () => {
   });
 });
 
-describe('the POST guard', () => {
+describe('the request guards', () => {
+  it('refuses any request addressed to a host name it does not know with 421 UNKNOWN_HOST (DNS rebinding)', async () => {
+    // Given a page of another site whose name now resolves to 127.0.0.1: its Host names that site
+    const rebound = { host: 'evil.example:3000', origin: 'http://evil.example:3000' };
+    const json = { 'content-type': 'application/json' };
+
+    // When it reads the status, or starts a run with a same-"origin" JSON post, directly or through the gateway
+    const read = await rawRequest('GET', '/api/console/status', rebound);
+    const forwarded = await rawRequest('GET', '/api/console/status', {
+      'x-forwarded-host': rebound.host,
+    });
+    const run = await rawRequest(
+      'POST',
+      '/api/console/scenarios/runs',
+      { ...rebound, ...json },
+      JSON.stringify({ name: 'duplicate-delivery' }),
+    );
+
+    // Then every one is refused, and the console's own names still pass
+    for (const response of [read, forwarded, run]) {
+      expect(response.status).toBe(421);
+      expect(JSON.parse(response.body)).toMatchObject({ code: 'UNKNOWN_HOST' });
+    }
+    const local = await rawRequest('GET', '/api/console/status', { host: 'localhost:3000' });
+    expect(local.status).toBe(200);
+  });
+
   it('refuses a form post and a JSON post of another origin with 403 CROSS_SITE_REQUEST', async () => {
     const form = await fetch(`${withOperator.baseUrl}/api/console/parked/replay`, {
       method: 'POST',

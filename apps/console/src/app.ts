@@ -9,6 +9,7 @@ import {
 import type { LabStepView } from './api/console.api.js';
 import type { WebBundle } from './bundle/build-web-bundle.js';
 import type { ConsoleConfig } from './config.js';
+import { knownHostGuard, LOOPBACK_HOSTNAMES, stackHostnames } from './http/known-host.js';
 import { sameOriginGuard } from './http/same-origin.js';
 import type { OutcomeSource } from './live/delivery-outcomes.js';
 import type { Feed } from './live/feed.js';
@@ -47,12 +48,18 @@ export function createConsoleServer(input: {
   logLevel: string;
   /** `false` silences the request log (tests). */
   logger?: boolean | undefined;
+  /** Host names besides loopback that requests may be addressed to (the stack's HOST). */
+  extraHostnames?: readonly string[] | undefined;
 }): FastifyZodInstance {
   const app = createHttpServer({
     service: 'console',
     logLevel: input.logLevel,
     ...(input.logger === undefined ? {} : { logger: input.logger }),
   });
+  app.addHook(
+    'onRequest',
+    knownHostGuard([...LOOPBACK_HOSTNAMES, ...(input.extraHostnames ?? [])]),
+  );
   app.addHook('onRequest', (request, reply, done) => {
     if (request.method === 'POST') sameOriginGuard(request, reply, done);
     else done();
@@ -105,7 +112,14 @@ export function registerConsoleRoutes(
  * await app.listen({ host: '127.0.0.1', port: 0 });
  */
 export function buildApp(deps: ConsoleDeps): FastifyZodInstance {
-  const app = createConsoleServer({ logLevel: deps.config.logLevel, logger: deps.logger });
+  const app = createConsoleServer({
+    logLevel: deps.config.logLevel,
+    logger: deps.logger,
+    extraHostnames: stackHostnames({
+      host: deps.config.host,
+      gatewayUrl: deps.config.stack.gatewayUrl,
+    }),
+  });
   registerConsoleRoutes(app, deps);
   return app;
 }

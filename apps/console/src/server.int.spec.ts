@@ -103,6 +103,7 @@ describe('server.ts', () => {
       traceId: null,
       retryCount: 0,
       outcome: 'applied',
+      settlement: 'ack',
       durationMs: 1,
       reason: null,
     };
@@ -116,6 +117,7 @@ describe('server.ts', () => {
     expect(delivered.id).toMatch(/^\d+$/);
   });
 
+  // Keep this test last: it ends the child process every test above talks to.
   it('stops, exit code 0, when the supervisor\u2019s channel closes', async () => {
     child.disconnect();
 

@@ -5,6 +5,7 @@ import { openEventStore } from '@effectively-once/event-store';
 import { onShutdownSignal } from '@effectively-once/service-kit';
 import { createConsoleServer, registerConsoleRoutes } from './app.js';
 import { buildWebBundle } from './bundle/build-web-bundle.js';
+import { stackHostnames } from './http/known-host.js';
 import { loadConsoleConfig } from './config.js';
 import { listenForDeliveryOutcomes } from './live/delivery-outcomes.js';
 import { createFeed } from './live/feed.js';
@@ -19,7 +20,10 @@ const LAB_JOURNAL_POLL_MS = 300;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
 const config = loadConsoleConfig();
-const app = createConsoleServer({ logLevel: config.logLevel });
+const app = createConsoleServer({
+  logLevel: config.logLevel,
+  extraHostnames: stackHostnames({ host: config.host, gatewayUrl: config.stack.gatewayUrl }),
+});
 const log = app.log;
 if (!LOOPBACK_HOSTS.has(config.host)) {
   // It can replay parked messages and run scenarios that kill services, with
@@ -57,6 +61,8 @@ log.info(
 onShutdownSignal({
   log,
   close: async () => {
+    // First: a scenario cut short must not leave its faults armed in the stack.
+    await runs.close();
     outcomes.close();
     await labSteps?.close();
     await sagaEvents.close();

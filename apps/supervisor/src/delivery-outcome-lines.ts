@@ -2,7 +2,7 @@
 // delivery log lines (docs/observability.md: exactly one per settled
 // delivery). The supervisor reads every line of every child anyway; the ones
 // that report a settlement become messages for the console process.
-import { DeliveryOutcomeMessage } from '@effectively-once/contracts';
+import { DeliveryOutcomeMessage, type DeliverySettlement } from '@effectively-once/contracts';
 import { z } from 'zod';
 
 /** The processes that consume messages, named as the supervisor runs them. */
@@ -19,6 +19,17 @@ const SETTLEMENT_MESSAGES = [
   'delivery handed back for retry',
   'delivery parked',
 ] as const;
+
+// The line's message, not its outcome, says what was done with the delivery:
+// in lab mode the redeliver fault hands back a delivery whose outcome is
+// `applied` (service-kit's probed-delivery).
+const SETTLEMENT_OF_MESSAGE: Readonly<
+  Record<(typeof SETTLEMENT_MESSAGES)[number], DeliverySettlement>
+> = {
+  'delivery acknowledged': 'ack',
+  'delivery handed back for retry': 'retry',
+  'delivery parked': 'park',
+};
 
 /** A settlement line as pino writes it: `time` in epoch ms, absent fields left out. */
 const SettlementLine = DeliveryOutcomeMessage.pick({
@@ -53,7 +64,7 @@ function parseJson(line: string): unknown {
  *
  * @example
  * parseDeliveryOutcome('inventory-2', '{"level":30,"time":1796032402990,"pid":48213,...,"msg":"delivery acknowledged"}');
- * // { type: 'delivery-outcome', service: 'inventory-2', pid: 48213, at: '2026-11-30T...', outcome: 'applied', ... }
+ * // { type: 'delivery-outcome', service: 'inventory-2', pid: 48213, at: '2026-11-30T...', outcome: 'applied', settlement: 'ack', ... }
  */
 export function parseDeliveryOutcome(
   processName: string,
@@ -68,6 +79,7 @@ export function parseDeliveryOutcome(
   // The contract's object schema drops what the console does not need (msg, time).
   const message = DeliveryOutcomeMessage.safeParse({
     ...parsed.data,
+    settlement: SETTLEMENT_OF_MESSAGE[parsed.data.msg],
     type: 'delivery-outcome',
     service: processName,
     at: at.toISOString(),

@@ -10,6 +10,8 @@ const LINES = {
     '{"level":30,"time":1796032402990,"service":"inventory","pid":48213,"messageId":"0b7e4c1a-5d2f-4e3a-8b9c-1d2e3f4a5b6c","consumer":"inventory-reservation-v1","eventType":"OrderPlaced","streamName":"order-6f1c2a8e-3b4d-4c5e-9f60-7a8b9c0d1e2f","orderId":"6f1c2a8e-3b4d-4c5e-9f60-7a8b9c0d1e2f","traceId":"6f1c2a8e-3b4d-4c5e-9f60-7a8b9c0d1e2f","retryCount":0,"outcome":"applied","durationMs":12,"msg":"delivery acknowledged"}',
   retried:
     '{"level":40,"time":1796032402991,"service":"inventory","pid":48213,"messageId":"0b7e4c1a-5d2f-4e3a-8b9c-1d2e3f4a5b6c","consumer":"inventory-reservation-v1","eventType":"OrderPlaced","streamName":"order-6f1c2a8e-3b4d-4c5e-9f60-7a8b9c0d1e2f","orderId":"6f1c2a8e-3b4d-4c5e-9f60-7a8b9c0d1e2f","traceId":"4bf92f3577b34da6a3ce929d0e0e4736","retryCount":1,"outcome":"retryable_failure","durationMs":12,"reason":"the database is restarting","msg":"delivery handed back for retry"}',
+  handedBackAfterApplying:
+    '{"level":40,"time":1796032402991,"service":"inventory","pid":48213,"messageId":"0b7e4c1a-5d2f-4e3a-8b9c-1d2e3f4a5b6c","consumer":"inventory-reservation-v1","eventType":"OrderPlaced","streamName":"order-6f1c2a8e-3b4d-4c5e-9f60-7a8b9c0d1e2f","orderId":"6f1c2a8e-3b4d-4c5e-9f60-7a8b9c0d1e2f","traceId":"6f1c2a8e-3b4d-4c5e-9f60-7a8b9c0d1e2f","retryCount":0,"outcome":"applied","durationMs":12,"reason":"handed back by the failure lab at after-commit-before-ack","msg":"delivery handed back for retry"}',
   parked:
     '{"level":50,"time":1796032402991,"service":"inventory","pid":48213,"messageId":"0b7e4c1a-5d2f-4e3a-8b9c-1d2e3f4a5b6c","consumer":"inventory-reservation-v1","eventType":"OrderPlaced","streamName":"order-6f1c2a8e-3b4d-4c5e-9f60-7a8b9c0d1e2f","orderId":"6f1c2a8e-3b4d-4c5e-9f60-7a8b9c0d1e2f","traceId":"6f1c2a8e-3b4d-4c5e-9f60-7a8b9c0d1e2f","retryCount":5,"outcome":"terminal_failure","durationMs":12,"reason":"INVALID_PAYLOAD: orderId must be a uuid","msg":"delivery parked"}',
   parkedWithoutCorrelation:
@@ -35,6 +37,7 @@ describe('parseDeliveryOutcome', () => {
       traceId: ORDER_ID,
       retryCount: 0,
       outcome: 'applied',
+      settlement: 'ack',
       durationMs: 12,
       reason: null,
     });
@@ -45,6 +48,7 @@ describe('parseDeliveryOutcome', () => {
     expect(parseDeliveryOutcome('inventory', LINES.retried)).toMatchObject({
       service: 'inventory',
       outcome: 'retryable_failure',
+      settlement: 'retry',
       retryCount: 1,
       traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
       orderId: ORDER_ID,
@@ -52,9 +56,25 @@ describe('parseDeliveryOutcome', () => {
     });
   });
 
+  it('given a delivery the failure lab handed back after its work was applied, then an applied outcome settled by a retry', () => {
+    // Given the line of the redeliver fault: processing concluded "applied", the delivery was handed back
+    const line = LINES.handedBackAfterApplying;
+
+    // When it is read
+    const message = parseDeliveryOutcome('inventory', line);
+
+    // Then the message keeps both: what processing concluded and what happened to the delivery
+    expect(message).toMatchObject({
+      outcome: 'applied',
+      settlement: 'retry',
+      reason: 'handed back by the failure lab at after-commit-before-ack',
+    });
+  });
+
   it('given a parked delivery, then a terminal failure with its reason', () => {
     expect(parseDeliveryOutcome('inventory', LINES.parked)).toMatchObject({
       outcome: 'terminal_failure',
+      settlement: 'park',
       retryCount: 5,
       reason: 'INVALID_PAYLOAD: orderId must be a uuid',
     });

@@ -14,6 +14,13 @@ export const DeliveryOutcome = z.enum([
   'terminal_failure',
 ]);
 
+/**
+ * What was done with the delivery (the log line's message): acked, handed
+ * back for another attempt, or parked. The outcome says what processing
+ * concluded; the two differ when the failure lab hands back an applied delivery.
+ */
+export const DeliverySettlement = z.enum(['ack', 'retry', 'park']);
+
 export const SagaEventView = z.object({
   eventId: z.string(),
   orderId: z.string().nullable(),
@@ -36,6 +43,7 @@ export const DeliveryView = z.object({
   orderId: z.string().nullable(),
   retryCount: z.number().int().nonnegative(),
   outcome: DeliveryOutcome,
+  settlement: DeliverySettlement,
   durationMs: z.number().nonnegative(),
   reason: z.string().nullable(),
   at: Iso,
@@ -166,6 +174,7 @@ export const RunStreamMessage = z.discriminatedUnion('kind', [
 ]);
 
 export type DeliveryOutcome = z.infer<typeof DeliveryOutcome>;
+export type DeliverySettlement = z.infer<typeof DeliverySettlement>;
 export type SagaEventView = z.infer<typeof SagaEventView>;
 export type DeliveryView = z.infer<typeof DeliveryView>;
 export type LabStepView = z.infer<typeof LabStepView>;

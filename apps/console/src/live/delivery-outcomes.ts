@@ -27,6 +27,7 @@ export function toDeliveryView(message: DeliveryOutcomeMessage): DeliveryView {
     orderId: message.orderId,
     retryCount: message.retryCount,
     outcome: message.outcome,
+    settlement: message.settlement,
     durationMs: message.durationMs,
     reason: message.reason,
     at: message.at,

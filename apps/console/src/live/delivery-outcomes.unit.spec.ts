@@ -17,6 +17,7 @@ const outcome: DeliveryOutcomeMessage = {
   traceId: 'o1',
   retryCount: 1,
   outcome: 'duplicate',
+  settlement: 'ack',
   durationMs: 2.25,
   reason: null,
 };
@@ -32,10 +33,11 @@ describe('listenForDeliveryOutcomes', () => {
     const channel = fakeChannel(true);
     const outcomes = listenForDeliveryOutcomes({ feed, channel });
 
-    // When the supervisor sends an outcome, something else, and a broken outcome
+    // When the supervisor sends an outcome, something else, a broken outcome and one without its settlement
     channel.emit('message', outcome);
     channel.emit('message', { type: 'ready' });
     channel.emit('message', { ...outcome, outcome: 'exploded' });
+    channel.emit('message', { ...outcome, settlement: undefined });
 
     // Then the feed has the one outcome, without the IPC envelope's type and trace id
     expect(outcomes.source).toBe('delivery-log');
@@ -53,6 +55,7 @@ describe('listenForDeliveryOutcomes', () => {
           orderId: 'o1',
           retryCount: 1,
           outcome: 'duplicate',
+          settlement: 'ack',
           durationMs: 2.25,
           reason: null,
           at: '2026-11-30T10:00:00.000Z',

@@ -30,6 +30,7 @@ function delivery(orderId: string): FeedInput {
       orderId,
       retryCount: 0,
       outcome: 'applied',
+      settlement: 'ack',
       durationMs: 3.5,
       reason: null,
       at: '2026-11-30T10:00:01.000Z',

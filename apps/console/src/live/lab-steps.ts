@@ -91,6 +91,10 @@ export async function tailLabJournals(input: {
     marks.set(source, await lastJournalIdOrZero(dbs[source]));
   }
 
+  // inventory and inventory-2 write one journal and may commit ids out of
+  // order, so a smaller id committed after a larger one was read falls behind
+  // the mark and misses the live feed; the order's catch-up, which reads the
+  // journals, still shows it.
   const poll = async (): Promise<void> => {
     for (const source of JOURNAL_SOURCES) {
       const entries = await readJournal(dbs[source], {

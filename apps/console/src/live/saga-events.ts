@@ -20,8 +20,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { SagaEventView } from '../api/console.api.js';
 import type { Feed } from './feed.js';
 
-const FIRST_RETRY_MS = 500;
-const MAX_RETRY_MS = 30_000;
+/** The pause after a failed subscription, doubling up to the maximum. */
+export const DEFAULT_SAGA_RETRY = { firstMs: 500, maxMs: 30_000 } as const;
 
 /** A stored event as the page sees it; the order is the event's correlation id. */
 export function toSagaEventView(event: RecordedEvent): SagaEventView {
@@ -59,7 +59,8 @@ export async function readOrderEvents(
 /**
  * Publishes every saga event to the feed, from the start of $all, then live.
  * When the subscription fails (the store restarted), it starts again after
- * the last event it published, with a growing pause, until close().
+ * the last event it published, with a growing pause, until close(), which
+ * also cuts a pause short.
  *
  * @example
  * const sagaEvents = followSagaEvents({ store, feed, log: app.log });
@@ -67,11 +68,13 @@ export async function readOrderEvents(
  * await sagaEvents.close();
  */
 export function followSagaEvents(input: {
-  store: EventStore;
+  store: Pick<EventStore, 'subscribeToAll'>;
   feed: Feed;
-  log: FastifyBaseLogger;
+  log: Pick<FastifyBaseLogger, 'warn'>;
+  retry?: { firstMs: number; maxMs: number };
 }): { close(): Promise<void> } {
   const { store, feed, log } = input;
+  const retry = input.retry ?? DEFAULT_SAGA_RETRY;
   const prefixes = Object.values(STREAM_PREFIX);
   let after: GlobalPosition | undefined;
   let subscription: CatchUpSubscription | undefined;
@@ -90,7 +93,7 @@ export function followSagaEvents(input: {
     });
 
   const follow = async (): Promise<void> => {
-    let retryMs = FIRST_RETRY_MS;
+    let retryMs = retry.firstMs;
     while (!isClosing()) {
       try {
         subscription = store.subscribeToAll({
@@ -100,14 +103,14 @@ export function followSagaEvents(input: {
         for await (const event of subscription) {
           feed.publish({ kind: 'saga-event', event: toSagaEventView(event) });
           after = event.position;
-          retryMs = FIRST_RETRY_MS;
+          retryMs = retry.firstMs;
         }
       } catch (error) {
         if (!isClosing()) log.warn({ err: error, retryMs }, 'saga event subscription failed');
       }
       if (isClosing()) return;
       await pause(retryMs);
-      retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+      retryMs = Math.min(retryMs * 2, retry.maxMs);
     }
   };
   const following = follow();

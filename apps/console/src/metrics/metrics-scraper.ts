@@ -19,9 +19,14 @@ export interface MetricsScraper {
 
 export const DEFAULT_SCRAPE_TIMEOUT_MS = 1_000;
 
-/** The saga processes of the stack; inventory-2 only when it runs (lab mode). */
+/**
+ * The saga processes of the stack; inventory-2 only when it runs (lab mode).
+ * They listen on the gateway's host (a stack started with another HOST).
+ */
 export function metricsTargets(stack: StackTarget): MetricsTarget[] {
   const { ports } = stack;
+  // hostname keeps an IPv6 address in its brackets, as a URL needs it.
+  const host = new URL(stack.gatewayUrl).hostname;
   const processes: [string, number | undefined][] = [
     ['order', ports.order],
     ['inventory', ports.inventory],
@@ -30,7 +35,7 @@ export function metricsTargets(stack: StackTarget): MetricsTarget[] {
     ['notification', ports.notification],
   ];
   return processes.flatMap(([service, port]) =>
-    port === undefined ? [] : [{ service, url: `http://127.0.0.1:${String(port)}/metrics` }],
+    port === undefined ? [] : [{ service, url: `http://${host}:${String(port)}/metrics` }],
   );
 }
 

@@ -96,6 +96,14 @@ describe('metricsTargets', () => {
     ]);
     expect(metricsTargets(lab)[2]?.url).toBe('http://127.0.0.1:3008/metrics');
   });
+
+  it('scrapes the host the gateway is on, when the stack listens on another one', () => {
+    const elsewhere: StackTarget = { ...stack, gatewayUrl: 'http://10.0.0.7:3000' };
+    const onIpv6: StackTarget = { ...stack, gatewayUrl: 'http://[::1]:3000/' };
+
+    expect(metricsTargets(elsewhere)[0]?.url).toBe('http://10.0.0.7:3001/metrics');
+    expect(metricsTargets(onIpv6)[0]?.url).toBe('http://[::1]:3001/metrics');
+  });
 });
 
 describe('createMetricsScraper', () => {

@@ -5,7 +5,7 @@
 import type { EventStore } from '@effectively-once/event-store';
 import type { FastifyZodInstance } from '@effectively-once/service-kit';
 import { z } from 'zod';
-import type { FeedItem, LabStepView } from '../api/console.api.js';
+import { FeedItem, type LabStepView } from '../api/console.api.js';
 import { orderIdOf, type Feed } from '../live/feed.js';
 import { mergeOrderCatchUp } from '../live/order-catch-up.js';
 import { readOrderEvents } from '../live/saga-events.js';
@@ -22,6 +22,24 @@ export interface EventsRouteDeps {
   /** Lab mode only: one order's steps from the lab journals. */
   labSteps: { readOrder(orderId: string): Promise<LabStepView[]> } | undefined;
   heartbeatMs: number;
+}
+
+/**
+ * What makes an item the same fact however it reached the stream: catch-up
+ * items read from the store or the journals carry seq 0, so the sequence
+ * number cannot tell that the feed's copy of them is a repeat.
+ */
+function feedItemKey(item: FeedItem): string {
+  switch (item.kind) {
+    case 'saga-event':
+      return `saga:${item.event.eventId}`;
+    case 'lab-step':
+      return `lab:${item.step.source}:${String(item.step.id)}`;
+    case 'delivery': {
+      const { service, pid, consumer, messageId, retryCount, outcome, at } = item.delivery;
+      return `delivery:${JSON.stringify([service, pid, consumer, messageId, retryCount, outcome, at])}`;
+    }
+  }
 }
 
 async function catchUpOf(deps: EventsRouteDeps, orderId: string | undefined): Promise<FeedItem[]> {
@@ -44,23 +62,45 @@ export function registerEventsRoutes(app: FastifyZodInstance, deps: EventsRouteD
     async (request, reply) => {
       const { orderId } = request.query;
       const channel = openSse(request, reply, { heartbeatMs: deps.heartbeatMs });
+      // Each item is checked against the API, as the responses are. One that
+      // does not match is left out, not the end of the stream: the feed keeps
+      // it, so every reconnect's catch-up would end the same way. And it never
+      // throws into the feed's publisher.
+      const send = (item: FeedItem, id?: number): void => {
+        const parsed = FeedItem.safeParse(item);
+        if (parsed.success) channel.send(parsed.data, id === undefined ? undefined : { id });
+        else {
+          request.log.error(
+            { err: parsed.error, kind: item.kind, seq: item.seq, orderId },
+            'a feed item does not match the console API; not sent',
+          );
+        }
+      };
+      // The catch-up's facts, kept while the stream lives: the $all
+      // subscription may still be behind the store and publish them later.
+      const sent = new Set<string>();
+      const sendLive = (item: FeedItem): void => {
+        if (!sent.has(feedItemKey(item))) send(item, item.seq);
+      };
       let held: FeedItem[] | undefined = [];
       const unsubscribe = deps.feed.subscribe((item) => {
         if (orderId !== undefined && orderIdOf(item) !== orderId) return;
-        if (held === undefined) channel.send(item, { id: item.seq });
+        if (held === undefined) sendLive(item);
         else held.push(item);
       });
       channel.onClose(unsubscribe);
       try {
         const catchUp = await catchUpOf(deps, orderId);
-        for (const item of catchUp) channel.send(item);
+        for (const item of catchUp) {
+          const key = feedItemKey(item);
+          if (sent.has(key)) continue;
+          sent.add(key);
+          send(item);
+        }
         channel.send({}, { event: 'caught-up' });
-        const sent = new Set(catchUp.map((item) => item.seq));
         const meanwhile = held;
         held = undefined;
-        for (const item of meanwhile) {
-          if (!sent.has(item.seq)) channel.send(item, { id: item.seq });
-        }
+        for (const item of meanwhile) sendLive(item);
       } catch (error) {
         request.log.warn({ err: error, orderId }, 'event stream catch-up failed; closing');
         channel.close();

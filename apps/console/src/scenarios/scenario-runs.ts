@@ -10,6 +10,7 @@ import {
   SCENARIOS,
   findMistake,
   findScenario,
+  labClient,
   runScenario,
   type TimelineEntry,
 } from '@effectively-once/scenario-runner';
@@ -31,9 +32,42 @@ export interface ScenarioRuns {
   get(runId: string): RunView | undefined;
   /** undefined for an unknown run; the listener gets every message after subscribing. */
   subscribe(runId: string, listener: (message: RunStreamMessage) => void): (() => void) | undefined;
+  /**
+   * For the console's shutdown: a run cut short by the exit never reaches its
+   * own reset, and would leave its faults and mistakes armed in the services;
+   * so a run in progress has the lab reset here, for `resetTimeoutMs` at most.
+   */
+  close(): Promise<void>;
 }
 
 export const DEFAULT_KEPT_RUNS = 20;
+
+/** Long enough for five admin calls; short enough to fit in the shutdown's budget. */
+export const DEFAULT_RESET_TIMEOUT_MS = 5_000;
+
+/** Resolves with what `work` did, or 'timed-out'; never rejects. */
+async function boundedBy(
+  work: Promise<void>,
+  timeoutMs: number,
+): Promise<{ done: true } | { done: false; error: unknown } | 'timed-out'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timed-out'>((resolve) => {
+    timer = setTimeout(() => {
+      resolve('timed-out');
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      work.then(
+        () => ({ done: true }) as const,
+        (error: unknown) => ({ done: false, error }) as const,
+      ),
+      timedOut,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 interface RunRecord {
   view: RunView;
@@ -83,11 +117,16 @@ export function createScenarioRuns(input: {
   keep?: number;
   /** The runner; tests pass a fake. */
   run?: typeof runScenario;
+  /** Disarms every fault and mistake of the stack on close(); tests pass a fake. */
+  resetLab?: () => Promise<void>;
+  resetTimeoutMs?: number;
   now?: () => Date;
 }): ScenarioRuns {
   const { stack, eventStore, log } = input;
   const keep = input.keep ?? DEFAULT_KEPT_RUNS;
   const run = input.run ?? runScenario;
+  const resetLab = input.resetLab ?? (() => labClient(stack).reset());
+  const resetTimeoutMs = input.resetTimeoutMs ?? DEFAULT_RESET_TIMEOUT_MS;
   const now = input.now ?? (() => new Date());
   const labMode = stack.faults.enabled;
   // Insertion order is start order: the oldest runs are dropped first.
@@ -202,6 +241,21 @@ export function createScenarioRuns(input: {
       return () => {
         record.listeners.delete(listener);
       };
+    },
+    close: async () => {
+      if (running === undefined) return;
+      const { runId, name } = running.view;
+      log.warn({ runId, name }, 'stopping during a scenario run; resetting the lab');
+      const reset = await boundedBy(
+        // Called inside a promise, so that a reset that throws at once is caught too.
+        Promise.resolve().then(resetLab),
+        resetTimeoutMs,
+      );
+      if (reset === 'timed-out') {
+        log.error({ runId, resetTimeoutMs }, 'the lab reset did not finish; faults may stay armed');
+      } else if (!reset.done) {
+        log.error({ err: reset.error, runId }, 'the lab reset failed; faults may stay armed');
+      }
     },
   };
 }

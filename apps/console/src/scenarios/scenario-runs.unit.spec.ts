@@ -2,9 +2,13 @@ import type { StackTarget } from '@effectively-once/contracts';
 import { MISTAKES, SCENARIOS } from '@effectively-once/scenario-runner';
 import { ProblemError } from '@effectively-once/service-kit';
 import Fastify from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunStreamMessage, RunView } from '../api/console.api.js';
-import { createScenarioRuns, type ScenarioRuns } from './scenario-runs.js';
+import {
+  createScenarioRuns,
+  DEFAULT_RESET_TIMEOUT_MS,
+  type ScenarioRuns,
+} from './scenario-runs.js';
 import { fakeRunner, journalEntry } from './testing/fake-runner.js';
 
 const labStack: StackTarget = {
@@ -36,7 +40,9 @@ const labStack: StackTarget = {
 const scenario = SCENARIOS[0]?.name ?? 'no scenarios';
 const mistake = MISTAKES[0];
 
-function setUp(options: { stack?: StackTarget; keep?: number } = {}) {
+function setUp(
+  options: { stack?: StackTarget; keep?: number; resetLab?: () => Promise<void> } = {},
+) {
   const runner = fakeRunner();
   const runs = createScenarioRuns({
     stack: options.stack ?? labStack,
@@ -44,6 +50,7 @@ function setUp(options: { stack?: StackTarget; keep?: number } = {}) {
     log: Fastify({ logger: false }).log,
     run: runner.run,
     ...(options.keep === undefined ? {} : { keep: options.keep }),
+    ...(options.resetLab === undefined ? {} : { resetLab: options.resetLab }),
   });
   return { runner, runs };
 }
@@ -287,5 +294,87 @@ describe('createScenarioRuns', () => {
     await finished;
 
     expect(heard).toHaveLength(1);
+  });
+});
+
+describe('ScenarioRuns.close', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A reset the test watches: how often it was called, and a hand on how it ends. */
+  function watchedReset(behaviour: 'resolves' | 'rejects' | 'hangs') {
+    const calls: number[] = [];
+    const resetLab = (): Promise<void> => {
+      calls.push(calls.length + 1);
+      if (behaviour === 'resolves') return Promise.resolve();
+      if (behaviour === 'rejects') return Promise.reject(new Error('connect ECONNREFUSED'));
+      return new Promise<void>(() => {});
+    };
+    return { calls, resetLab };
+  }
+
+  it('leaves the lab alone when no run is in progress', async () => {
+    // Given a console whose only run has finished
+    const reset = watchedReset('resolves');
+    const { runs, runner } = setUp({ resetLab: reset.resetLab });
+    const started = runs.start(scenario);
+    const { finished } = follow(runs, started.runId);
+    (await runner.started()).finish({ passed: true });
+    await finished;
+
+    // When the console closes
+    await runs.close();
+
+    // Then the lab was not reset: the run reset it itself
+    expect(reset.calls).toHaveLength(0);
+  });
+
+  it('resets the lab once when the console closes during a run', async () => {
+    // Given a run in progress
+    const reset = watchedReset('resolves');
+    const { runs, runner } = setUp({ resetLab: reset.resetLab });
+    runs.start(scenario);
+    await runner.started();
+
+    // When the console closes
+    await runs.close();
+
+    // Then the lab was reset, once
+    expect(reset.calls).toEqual([1]);
+  });
+
+  it('resolves when the reset fails: the shutdown goes on', async () => {
+    const reset = watchedReset('rejects');
+    const { runs, runner } = setUp({ resetLab: reset.resetLab });
+    runs.start(scenario);
+    await runner.started();
+
+    await expect(runs.close()).resolves.toBeUndefined();
+    expect(reset.calls).toEqual([1]);
+  });
+
+  it('gives up on a reset that does not answer after the timeout', async () => {
+    // Given a run in progress and services that never answer the reset
+    const reset = watchedReset('hangs');
+    const { runs, runner } = setUp({ resetLab: reset.resetLab });
+    runs.start(scenario);
+    await runner.started();
+    vi.useFakeTimers();
+
+    // When the console closes and the reset's time runs out
+    let closed = false;
+    const closing = runs.close().then(() => {
+      closed = true;
+    });
+    await vi.advanceTimersByTimeAsync(DEFAULT_RESET_TIMEOUT_MS - 1);
+    const closedBeforeTimeout = closed;
+    await vi.advanceTimersByTimeAsync(1);
+    await closing;
+
+    // Then close() waited for the reset until the timeout, and not longer
+    expect(reset.calls).toEqual([1]);
+    expect(closedBeforeTimeout).toBe(false);
+    expect(closed).toBe(true);
   });
 });

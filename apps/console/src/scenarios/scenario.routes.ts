@@ -70,13 +70,26 @@ export function registerScenarioRoutes(
       const view = runs.get(runId);
       if (view === undefined) throw runNotFound(runId);
       const channel = openSse(request, reply, { heartbeatMs: deps.heartbeatMs });
+      // After the hijack a throw would leave the stream open and silent: a
+      // message that does not match the API is logged and ends the stream.
+      const send = (message: RunStreamMessage): void => {
+        const parsed = RunStreamMessage.safeParse(message);
+        if (!parsed.success) {
+          request.log.error(
+            { err: parsed.error, runId, kind: message.kind },
+            'a run stream message does not match the console API; closing the stream',
+          );
+          channel.close();
+          return;
+        }
+        channel.send(parsed.data);
+      };
       // The view and the subscription are taken in the same tick: nothing
       // the run does can fall between the catch-up and the live messages.
-      for (const message of catchUpMessages(view)) channel.send(RunStreamMessage.parse(message));
+      for (const message of catchUpMessages(view)) send(message);
+      if (channel.closed) return;
       channel.send({}, { event: 'caught-up' });
-      const unsubscribe = runs.subscribe(runId, (message) => {
-        channel.send(RunStreamMessage.parse(message));
-      });
+      const unsubscribe = runs.subscribe(runId, send);
       if (unsubscribe !== undefined) channel.onClose(unsubscribe);
     },
   );

@@ -14,6 +14,15 @@ export const DeliveryOutcomeName = z.enum([
 ]);
 export type DeliveryOutcomeName = z.infer<typeof DeliveryOutcomeName>;
 
+/**
+ * What was done with the delivery: acknowledged, handed back for another
+ * attempt, or parked. The outcome says what processing concluded, the
+ * settlement what happened to the message, and the two can part: the failure
+ * lab's redeliver fault hands back a delivery whose work was applied.
+ */
+export const DeliverySettlement = z.enum(['ack', 'retry', 'park']);
+export type DeliverySettlement = z.infer<typeof DeliverySettlement>;
+
 /** Sent by the supervisor to the console over IPC, one per delivery log line. */
 export const DeliveryOutcomeMessage = z.object({
   type: z.literal('delivery-outcome'),
@@ -29,6 +38,7 @@ export const DeliveryOutcomeMessage = z.object({
   traceId: z.string().nullable(),
   retryCount: z.number().int().nonnegative(),
   outcome: DeliveryOutcomeName,
+  settlement: DeliverySettlement,
   durationMs: z.number().nonnegative(),
   reason: z.string().nullable(),
 });

@@ -1,6 +1,7 @@
 // The order view's two tables: the saga's flow (events and consumer outcomes,
 // one row each) and the lab steps recorded for the order.
-import { formatTime, outcomeLabel, shortStreamName } from '../model/format.js';
+import { deliveryLabel, formatTime, shortStreamName } from '../model/format.js';
+import type { DeliveryView } from '../../api/console.api.js';
 import type { TimelineRow } from '../model/order-timeline.js';
 import { DataTable } from './data-table.js';
 import { ShortId } from './short-id.js';
@@ -46,16 +47,7 @@ const TIMELINE_COLUMNS = [
   {
     header: 'Outcome',
     cell: (row: TimelineRow) =>
-      row.kind === 'delivery' ? (
-        <>
-          <Badge text={outcomeLabel(row.delivery.outcome)} />
-          {row.delivery.reason === null ? null : (
-            <span class="muted">{` ${row.delivery.reason}`}</span>
-          )}
-        </>
-      ) : (
-        ''
-      ),
+      row.kind === 'delivery' ? <DeliveryOutcomeCell delivery={row.delivery} /> : '',
   },
   {
     header: 'Retry',
@@ -103,6 +95,18 @@ function EventOrConsumer({ row }: { readonly row: TimelineRow }) {
     default:
       return assertNever(row);
   }
+}
+
+/** The settlement's word, then the outcome where it differs ("retried (applied)"), then the reason. */
+function DeliveryOutcomeCell({ delivery }: { readonly delivery: DeliveryView }) {
+  const { label, detail } = deliveryLabel(delivery);
+  return (
+    <>
+      <Badge text={label} />
+      {detail === null ? null : <span>{` (${detail})`}</span>}
+      {delivery.reason === null ? null : <span class="muted">{` ${delivery.reason}`}</span>}
+    </>
+  );
 }
 
 function StreamName({ name }: { readonly name: string }) {

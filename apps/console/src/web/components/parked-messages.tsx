@@ -12,8 +12,12 @@ type Parked = ParkedList['parked'][number];
 export interface ParkedMessagesProps {
   readonly list: ParkedList | null;
   readonly operatorActions: boolean;
-  /** Success or failure of a replay, for the view's status line. */
-  readonly onReplayed: (text: string) => void;
+  /**
+   * Success or failure of a replay, for the view's status line. After a
+   * success the consumer's rows and its button go away, so the view moves
+   * the focus elsewhere.
+   */
+  readonly onReplayed: (text: string, result: 'replayed' | 'failed') => void;
 }
 
 export function ParkedMessages({ list, operatorActions, onReplayed }: ParkedMessagesProps) {
@@ -27,9 +31,12 @@ export function ParkedMessages({ list, operatorActions, onReplayed }: ParkedMess
     setBusy(consumer);
     try {
       const answer = await postJson<ReplayedParked>('/api/console/parked/replay', { consumer });
-      onReplayed(`Replayed ${answer.replayed.toString()} message(s) of ${answer.consumer}`);
+      onReplayed(
+        `Replayed ${answer.replayed.toString()} message(s) of ${answer.consumer}`,
+        'replayed',
+      );
     } catch (error) {
-      onReplayed(`Replay of ${consumer} failed. ${errorMessage(error)}`);
+      onReplayed(`Replay of ${consumer} failed. ${errorMessage(error)}`, 'failed');
     } finally {
       setBusy(null);
     }

@@ -23,20 +23,31 @@ export interface PlaceOrderFormProps {
 }
 
 export function PlaceOrderForm({ stockLevels, onStatus, onPlaced }: PlaceOrderFormProps) {
-  const [chosenSku, setChosenSku] = useState('');
-  const [quantity, setQuantity] = useState('1');
+  const [lines, setLines] = useState<readonly ItemLine[]>([{ sku: '', quantity: '1' }]);
   const [paymentToken, setPaymentToken] = useState('tok_approve');
   const [customerEmail, setCustomerEmail] = useState('ada@example.com');
   const submitting = useRef(false);
   const pending = useRef<{ readonly key: string; readonly body: string } | null>(null);
+  // Where the focus goes when "Remove item N" removes itself with its line.
+  const addItem = useRef<HTMLButtonElement>(null);
 
-  const sku = chosenSku === '' ? (stockLevels?.[0]?.sku ?? '') : chosenSku;
+  const firstSku = stockLevels?.[0]?.sku ?? '';
+  const skuOf = (line: ItemLine): string => (line.sku === '' ? firstSku : line.sku);
+  const updateLine = (index: number, change: Partial<ItemLine>): void => {
+    setLines((held) => held.map((line, at) => (at === index ? { ...line, ...change } : line)));
+  };
+  const removeLine = (index: number): void => {
+    setLines((held) => held.filter((_, at) => at !== index));
+    // The pressed button goes with its line: without this the focus would
+    // drop to <body> and a keyboard user would start over from the top.
+    addItem.current?.focus();
+  };
 
   const submit = async (): Promise<void> => {
     if (submitting.current) return;
     const request: PlaceOrderRequest = {
       customerEmail,
-      items: [{ sku, quantity: Number(quantity) }],
+      items: lines.map((line) => ({ sku: skuOf(line), quantity: Number(line.quantity) })),
       paymentToken,
     };
     const body = JSON.stringify(request);
@@ -71,39 +82,30 @@ export function PlaceOrderForm({ stockLevels, onStatus, onPlaced }: PlaceOrderFo
         void submit();
       }}
     >
-      <div class="field">
-        <label for="order-sku">SKU</label>
-        <select
-          id="order-sku"
-          name="sku"
-          required
-          value={sku}
-          onChange={(event) => setChosenSku(event.currentTarget.value)}
-        >
-          {(stockLevels ?? []).map((level) => (
-            <option key={level.sku} value={level.sku}>
-              {`${level.sku} (${level.available.toString()} available)`}
-            </option>
-          ))}
-        </select>
+      <fieldset class="items">
+        <legend>Items</legend>
+        {lines.map((line, index) => (
+          <ItemFields
+            key={index}
+            index={index}
+            sku={skuOf(line)}
+            quantity={line.quantity}
+            stockLevels={stockLevels}
+            onChange={(change) => updateLine(index, change)}
+            onRemove={lines.length === 1 ? undefined : () => removeLine(index)}
+          />
+        ))}
         {stockLevels?.length === 0 ? (
           <p class="hint">No SKU has been restocked yet: restock one through the API first.</p>
         ) : null}
-      </div>
-      <div class="field">
-        <label for="order-quantity">Quantity</label>
-        <input
-          id="order-quantity"
-          name="quantity"
-          type="number"
-          min={1}
-          max={1000}
-          step={1}
-          required
-          value={quantity}
-          onInput={(event) => setQuantity(event.currentTarget.value)}
-        />
-      </div>
+        <button
+          type="button"
+          ref={addItem}
+          onClick={() => setLines((held) => [...held, { sku: '', quantity: '1' }])}
+        >
+          Add an item
+        </button>
+      </fieldset>
       <div class="field">
         <label for="order-token">Payment token</label>
         <select
@@ -139,6 +141,70 @@ export function PlaceOrderForm({ stockLevels, onStatus, onPlaced }: PlaceOrderFo
         <button type="submit">Place order</button>
       </div>
     </form>
+  );
+}
+
+interface ItemLine {
+  /** '' until the user picks one: the first SKU of the list. */
+  readonly sku: string;
+  readonly quantity: string;
+}
+
+/**
+ * One item's SKU and quantity. The first item's fields are named "SKU" and
+ * "Quantity"; later ones carry their number ("SKU, item 2"), so every field
+ * has a name of its own for screen readers and tests.
+ */
+function ItemFields(props: {
+  readonly index: number;
+  readonly sku: string;
+  readonly quantity: string;
+  readonly stockLevels: readonly StockLevel[] | null;
+  readonly onChange: (change: Partial<ItemLine>) => void;
+  readonly onRemove: (() => void) | undefined;
+}) {
+  const { index, sku, quantity, stockLevels, onChange, onRemove } = props;
+  const number = index + 1;
+  const suffix = index === 0 ? '' : `, item ${number.toString()}`;
+  const id = (field: string): string => `order-${field}-${number.toString()}`;
+  return (
+    <div class="item-line">
+      <div class="field">
+        <label for={id('sku')}>{`SKU${suffix}`}</label>
+        <select
+          id={id('sku')}
+          name="sku"
+          required
+          value={sku}
+          onChange={(event) => onChange({ sku: event.currentTarget.value })}
+        >
+          {(stockLevels ?? []).map((level) => (
+            <option key={level.sku} value={level.sku}>
+              {`${level.sku} (${level.available.toString()} available)`}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field">
+        <label for={id('quantity')}>{`Quantity${suffix}`}</label>
+        <input
+          id={id('quantity')}
+          name="quantity"
+          type="number"
+          min={1}
+          max={1000}
+          step={1}
+          required
+          value={quantity}
+          onInput={(event) => onChange({ quantity: event.currentTarget.value })}
+        />
+      </div>
+      {onRemove === undefined ? null : (
+        <button type="button" class="remove-item" onClick={onRemove}>
+          {`Remove item ${number.toString()}`}
+        </button>
+      )}
+    </div>
   );
 }
 

@@ -1,6 +1,6 @@
 // How the page writes ids, times, outcomes and numbers. Pure, so the unit
 // tests pin the exact words the browser tests look for.
-import type { DeliveryOutcome } from '../../api/console.api.js';
+import type { DeliveryOutcome, DeliveryView } from '../../api/console.api.js';
 
 const SHORT_ID_LENGTH = 8;
 
@@ -37,12 +37,50 @@ export function formatDateTime(iso: string): string {
   return `${date.toISOString().slice(0, 10)} ${date.toISOString().slice(11, 19)}`;
 }
 
+/** How one consumer delivery reads: a word for the badge, and the outcome where it tells more. */
+export interface DeliveryLabel {
+  readonly label: string;
+  /** The outcome in words when the label does not already say it, else null. */
+  readonly detail: string | null;
+}
+
 /**
- * The word a delivery outcome is shown with: the log line's outcome names read
- * as what happened to the message (a retryable failure is retried, a terminal
- * one is parked).
+ * The words a delivery is shown with. The settlement (what was done with the
+ * message) comes first: the outcome only says what processing concluded, and
+ * in lab mode a delivery whose work was applied can still be handed back.
+ * An acknowledged delivery reads as its outcome (applied, duplicate, ignored).
+ *
+ * @example
+ * deliveryLabel({ settlement: 'retry', outcome: 'applied' }); // { label: 'retried', detail: 'applied' }
  */
-export function outcomeLabel(outcome: DeliveryOutcome): string {
+export function deliveryLabel(
+  delivery: Pick<DeliveryView, 'settlement' | 'outcome'>,
+): DeliveryLabel {
+  const { settlement, outcome } = delivery;
+  switch (settlement) {
+    case 'retry':
+      return {
+        label: 'retried',
+        detail: outcome === 'retryable_failure' ? null : outcomeWords(outcome),
+      };
+    case 'park':
+      return {
+        label: 'parked',
+        detail: outcome === 'terminal_failure' ? null : outcomeWords(outcome),
+      };
+    case 'ack':
+      // service-kit acks only applied, duplicate or ignored; a failure acked
+      // anyway is shown as such rather than as "retried" or "parked".
+      return outcome === 'retryable_failure' || outcome === 'terminal_failure'
+        ? { label: 'acknowledged', detail: outcomeWords(outcome) }
+        : { label: outcomeWords(outcome), detail: null };
+    default:
+      return assertNever(settlement);
+  }
+}
+
+/** The log line's outcome name in words: `retryable_failure` -> "retryable failure". */
+function outcomeWords(outcome: DeliveryOutcome): string {
   switch (outcome) {
     case 'applied':
       return 'applied';
@@ -51,9 +89,9 @@ export function outcomeLabel(outcome: DeliveryOutcome): string {
     case 'ignored':
       return 'ignored';
     case 'retryable_failure':
-      return 'retried';
+      return 'retryable failure';
     case 'terminal_failure':
-      return 'parked';
+      return 'terminal failure';
     default:
       return assertNever(outcome);
   }

@@ -5,7 +5,7 @@ import {
   formatMs,
   formatRate,
   formatTime,
-  outcomeLabel,
+  deliveryLabel,
   shortId,
   shortStreamName,
 } from './format.js';
@@ -33,12 +33,58 @@ describe('format', () => {
     expect(formatTime('soon')).toBe('soon');
   });
 
-  it('given each delivery outcome, when labelled, then it reads as what happened to the message', () => {
-    expect(outcomeLabel('applied')).toBe('applied');
-    expect(outcomeLabel('duplicate')).toBe('duplicate');
-    expect(outcomeLabel('ignored')).toBe('ignored');
-    expect(outcomeLabel('retryable_failure')).toBe('retried');
-    expect(outcomeLabel('terminal_failure')).toBe('parked');
+  it('given acknowledged deliveries, when labelled, then each reads as its outcome', () => {
+    // Given the three outcomes a delivery is acknowledged with
+    const outcomes = ['applied', 'duplicate', 'ignored'] as const;
+
+    // When each is labelled
+    const labels = outcomes.map((outcome) => deliveryLabel({ settlement: 'ack', outcome }));
+
+    // Then the outcome is the label, with nothing to add
+    expect(labels).toEqual([
+      { label: 'applied', detail: null },
+      { label: 'duplicate', detail: null },
+      { label: 'ignored', detail: null },
+    ]);
+  });
+
+  it('given failures handed back or parked, when labelled, then they read as what happened to the message', () => {
+    // Given a retryable failure handed back and a terminal one parked
+    const retried = { settlement: 'retry', outcome: 'retryable_failure' } as const;
+    const parked = { settlement: 'park', outcome: 'terminal_failure' } as const;
+
+    // When labelled
+    // Then the settlement is the label, and the outcome adds nothing
+    expect(deliveryLabel(retried)).toEqual({ label: 'retried', detail: null });
+    expect(deliveryLabel(parked)).toEqual({ label: 'parked', detail: null });
+  });
+
+  it('given a delivery handed back after its work was applied (lab mode), when labelled, then it reads as retried with the outcome beside it', () => {
+    // Given the redeliver fault's line: outcome applied, delivery handed back
+    const handedBack = { settlement: 'retry', outcome: 'applied' } as const;
+
+    // When labelled
+    const label = deliveryLabel(handedBack);
+
+    // Then the label is not "applied": the message will come again
+    expect(label).toEqual({ label: 'retried', detail: 'applied' });
+  });
+
+  it('given a settlement its outcome does not imply, when labelled, then the outcome is spelled out beside it', () => {
+    // Given a retryable failure parked (out of retries) and a failure acknowledged anyway
+    const parkedRetryable = { settlement: 'park', outcome: 'retryable_failure' } as const;
+    const ackedFailure = { settlement: 'ack', outcome: 'terminal_failure' } as const;
+
+    // When labelled
+    // Then the settlement leads and the outcome follows in words
+    expect(deliveryLabel(parkedRetryable)).toEqual({
+      label: 'parked',
+      detail: 'retryable failure',
+    });
+    expect(deliveryLabel(ackedFailure)).toEqual({
+      label: 'acknowledged',
+      detail: 'terminal failure',
+    });
   });
 
   it('given amounts, rates and durations, when formatted, then missing values read "n/a"', () => {

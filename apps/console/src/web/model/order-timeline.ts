@@ -41,8 +41,10 @@ export function timelineKey(item: FeedItem): string {
     case 'saga-event':
       return `saga:${item.event.eventId}`;
     case 'delivery': {
+      // The settlement too: one attempt's line says both what processing
+      // concluded and what became of the delivery.
       const d = item.delivery;
-      return `delivery:${d.service}:${d.pid.toString()}:${d.consumer}:${d.messageId}:${d.retryCount.toString()}:${d.outcome}`;
+      return `delivery:${d.service}:${d.pid.toString()}:${d.consumer}:${d.messageId}:${d.retryCount.toString()}:${d.settlement}:${d.outcome}`;
     }
     case 'lab-step':
       return `lab:${item.step.source}:${item.step.id.toString()}`;

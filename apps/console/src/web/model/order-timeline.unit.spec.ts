@@ -28,7 +28,11 @@ function sagaEvent(seq: number, eventId: string, type: string, occurredAt: strin
 
 function delivery(
   seq: number,
-  overrides: { retryCount?: number; outcome?: 'applied' | 'duplicate' | 'retryable_failure' },
+  overrides: {
+    retryCount?: number;
+    outcome?: 'applied' | 'duplicate' | 'retryable_failure';
+    settlement?: 'ack' | 'retry';
+  },
 ): FeedItem {
   return {
     kind: 'delivery',
@@ -43,6 +47,7 @@ function delivery(
       orderId: ORDER_ID,
       retryCount: overrides.retryCount ?? 0,
       outcome: overrides.outcome ?? 'applied',
+      settlement: overrides.settlement ?? 'ack',
       durationMs: 3.5,
       reason: null,
       at: '2026-11-30T10:00:00.020Z',
@@ -72,13 +77,37 @@ function labStep(seq: number, id: number): FeedItem {
 
 describe('order timeline', () => {
   it('given one item of each kind, when keyed, then each key names what identifies that item', () => {
-    expect(timelineKey(sagaEvent(1, 'e-1', 'OrderPlaced', '2026-11-30T10:00:00.000Z'))).toBe(
-      'saga:e-1',
+    // Given a saga event, a delivery handed back after a retryable failure and a lab step
+    const event = sagaEvent(1, 'e-1', 'OrderPlaced', '2026-11-30T10:00:00.000Z');
+    const handedBack = delivery(2, {
+      retryCount: 1,
+      outcome: 'retryable_failure',
+      settlement: 'retry',
+    });
+    const step = labStep(3, 17);
+
+    // When keyed
+    // Then a delivery's key holds its attempt, its settlement and its outcome
+    expect(timelineKey(event)).toBe('saga:e-1');
+    expect(timelineKey(handedBack)).toBe(
+      'delivery:inventory-2:4242:inventory-reservation-v1:m-1:1:retry:retryable_failure',
     );
-    expect(timelineKey(delivery(2, { retryCount: 1, outcome: 'retryable_failure' }))).toBe(
-      'delivery:inventory-2:4242:inventory-reservation-v1:m-1:1:retryable_failure',
-    );
-    expect(timelineKey(labStep(3, 17))).toBe('lab:payment:17');
+    expect(timelineKey(step)).toBe('lab:payment:17');
+  });
+
+  it('given two lines of one attempt that differ only in their settlement, when merged, then each is a row of its own', () => {
+    // Given an applied delivery handed back, and one acked
+    const handedBack = delivery(1, { retryCount: 0, outcome: 'applied', settlement: 'retry' });
+    const acked = delivery(2, { retryCount: 0, outcome: 'applied', settlement: 'ack' });
+
+    // When merged
+    const timeline = mergeTimeline(EMPTY_TIMELINE, [handedBack, acked]);
+
+    // Then neither hides the other
+    expect(timeline.rows.map((row) => row.key)).toEqual([
+      'delivery:inventory-2:4242:inventory-reservation-v1:m-1:0:retry:applied',
+      'delivery:inventory-2:4242:inventory-reservation-v1:m-1:0:ack:applied',
+    ]);
   });
 
   it('given items arriving out of order, when merged, then rows are sorted by time and then by sequence', () => {
@@ -111,12 +140,15 @@ describe('order timeline', () => {
   });
 
   it('given a delivery that was retried and then applied, when merged, then both attempts are rows of their own', () => {
+    // Given the handed-back attempt, the applied one, and the applied one again (a reconnect)
+    // When merged
     const timeline = mergeTimeline(EMPTY_TIMELINE, [
-      delivery(1, { retryCount: 0, outcome: 'retryable_failure' }),
+      delivery(1, { retryCount: 0, outcome: 'retryable_failure', settlement: 'retry' }),
       delivery(2, { retryCount: 1, outcome: 'applied' }),
       delivery(3, { retryCount: 1, outcome: 'applied' }),
     ]);
 
+    // Then one row per attempt
     expect(timeline.rows).toHaveLength(2);
   });
 

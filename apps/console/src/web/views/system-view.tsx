@@ -3,7 +3,7 @@
 // metrics. Tables refresh after saga events; metrics are polled while open.
 import type { EmailList, Ledger, StockLevelList } from '@effectively-once/contracts';
 import type { ConsoleStatus, FeedItem, MetricsSummary, ParkedList } from '../../api/console.api.js';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../api/http.js';
 import { useDebounced } from '../api/use-debounced.js';
 import { streamStateText, useEventSource } from '../api/use-event-source.js';
@@ -17,6 +17,8 @@ const METRICS_EVERY_MS = 5_000;
 
 export function SystemView({ status }: { readonly status: ConsoleStatus | null }) {
   const [message, setMessage] = useState('');
+  // Where the focus goes after a replay: the pressed button is about to vanish with its rows.
+  const parkedTitle = useRef<HTMLHeadingElement>(null);
   const inventory = useResource<StockLevelList>('/api/inventory');
   const ledger = useResource<Ledger>('/api/payments/ledger');
   const emails = useResource<EmailList>('/api/emails');
@@ -71,14 +73,17 @@ export function SystemView({ status }: { readonly status: ConsoleStatus | null }
         <EmailsTable list={emails.data} />
       </section>
       <section aria-labelledby="parked-title">
-        <h2 id="parked-title">Parked messages</h2>
+        <h2 id="parked-title" ref={parkedTitle} tabIndex={-1}>
+          Parked messages
+        </h2>
         <LoadError what="the parked messages" error={parked.error} />
         <ParkedMessages
           list={parked.data}
           operatorActions={status?.operatorActions ?? false}
-          onReplayed={(text) => {
+          onReplayed={(text, result) => {
             setMessage(text);
             parked.reload();
+            if (result === 'replayed') parkedTitle.current?.focus();
           }}
         />
       </section>
