@@ -31,6 +31,7 @@ import { openSseStream, type SseBlock } from './live/testing/sse-client.js';
 import { createMetricsScraper } from './metrics/metrics-scraper.js';
 import { createScenarioRuns } from './scenarios/scenario-runs.js';
 import { fakeRunner } from './scenarios/testing/fake-runner.js';
+import { oneDatabaseForAll, testStackTarget } from './testing/stack-target.fixtures.js';
 
 const { url } = await createTestDatabase(eventStoreMigrations);
 const store = createPostgresEventStore({ url, pollIntervalMs: 100 });
@@ -39,30 +40,11 @@ const ADMIN_TOKEN = 'admin-token-held-by-the-console-1';
 const LAB_TOKEN = 'lab-token-held-by-the-console-22';
 
 function stackWith(adminToken: string | undefined): StackTarget {
-  return {
-    gatewayUrl: 'http://127.0.0.1:3000',
-    ports: {
-      gateway: 3000,
-      order: 3001,
-      inventory: 3002,
-      payment: 3003,
-      notification: 3004,
-      paymentProvider: 3005,
-      mailSink: 3006,
-      smtp: 2525,
-    },
-    databases: {
-      adminUrl: url,
-      order: url,
-      inventory: url,
-      payment: url,
-      notification: url,
-      paymentProvider: url,
-      eventStore: url,
-    },
+  return testStackTarget({
+    databases: oneDatabaseForAll(url),
     faults: { enabled: true, token: LAB_TOKEN },
     ...(adminToken === undefined ? {} : { adminToken }),
-  };
+  });
 }
 
 const closers: (() => Promise<void>)[] = [];

@@ -4,47 +4,21 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import {
-  CONSUMERS,
-  orderStream,
-  type DeliveryOutcomeMessage,
-  type StackTarget,
-} from '@effectively-once/contracts';
+import { CONSUMERS, orderStream, type DeliveryOutcomeMessage } from '@effectively-once/contracts';
 import { eventStoreMigrations } from '@effectively-once/event-store';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConsoleStatus } from './api/console.api.js';
 import { openSseStream } from './live/testing/sse-client.js';
+import { oneDatabaseForAll, testStackTarget } from './testing/stack-target.fixtures.js';
 
 const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const LogLine = z.looseObject({ msg: z.string() });
 
 const { url } = await createTestDatabase(eventStoreMigrations);
-const stack: StackTarget = {
-  gatewayUrl: 'http://127.0.0.1:3000',
-  ports: {
-    gateway: 3000,
-    order: 3001,
-    inventory: 3002,
-    payment: 3003,
-    notification: 3004,
-    paymentProvider: 3005,
-    mailSink: 3006,
-    smtp: 2525,
-  },
-  databases: {
-    adminUrl: url,
-    order: url,
-    inventory: url,
-    payment: url,
-    notification: url,
-    paymentProvider: url,
-    eventStore: url,
-  },
-  faults: { enabled: false },
-};
+const stack = testStackTarget({ databases: oneDatabaseForAll(url) });
 
 const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
   cwd: REPO_ROOT,

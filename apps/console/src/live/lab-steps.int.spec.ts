@@ -1,7 +1,6 @@
 // The lab journals of four real databases: one order's steps for a catch-up,
 // and new steps into the feed while a page watches.
 import { randomUUID } from 'node:crypto';
-import type { StackTarget } from '@effectively-once/contracts';
 import { labMigrations, type LabTables } from '@effectively-once/fault-injection';
 import { migrateToLatest } from '@effectively-once/postgres';
 import { createTestDatabase, type TestDatabase } from '@effectively-once/postgres/testing';
@@ -9,6 +8,7 @@ import { createHttpServer } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FeedItem } from '../api/console.api.js';
+import { testStackTarget } from '../testing/stack-target.fixtures.js';
 import { createFeed } from './feed.js';
 import { tailLabJournals, type JournalSource } from './lab-steps.js';
 
@@ -19,18 +19,7 @@ const journals: Record<JournalSource, TestDatabase<LabTables>> = {
   notification: await createTestDatabase<LabTables>(labMigrations),
 };
 
-const stack: StackTarget = {
-  gatewayUrl: 'http://127.0.0.1:3000',
-  ports: {
-    gateway: 3000,
-    order: 3001,
-    inventory: 3002,
-    payment: 3003,
-    notification: 3004,
-    paymentProvider: 3005,
-    mailSink: 3006,
-    smtp: 2525,
-  },
+const stack = testStackTarget({
   databases: {
     adminUrl: journals.order.url,
     order: journals.order.url,
@@ -41,7 +30,7 @@ const stack: StackTarget = {
     eventStore: journals.order.url,
   },
   faults: { enabled: true, token: 'lab-token-of-sixteen-chars' },
-};
+});
 
 async function journal(
   source: JournalSource,

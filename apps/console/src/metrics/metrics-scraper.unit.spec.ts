@@ -6,34 +6,13 @@ import {
   type FastifyZodInstance,
 } from '@effectively-once/service-kit';
 import { afterEach, describe, expect, it } from 'vitest';
+import { testStackTarget } from '../testing/stack-target.fixtures.js';
 import { createMetricsScraper, metricsTargets } from './metrics-scraper.js';
 import { deliveries, recordedMetrics, type RecordedDelivery } from './testing/recorded-metrics.js';
 
 const reservation = 'inventory-reservation-v1';
 
-const stack: StackTarget = {
-  gatewayUrl: 'http://127.0.0.1:3000',
-  ports: {
-    gateway: 3000,
-    order: 3001,
-    inventory: 3002,
-    payment: 3003,
-    notification: 3004,
-    paymentProvider: 3005,
-    mailSink: 3006,
-    smtp: 2525,
-  },
-  databases: {
-    adminUrl: 'postgres://localhost/postgres',
-    order: 'postgres://localhost/order',
-    inventory: 'postgres://localhost/inventory',
-    payment: 'postgres://localhost/payment',
-    notification: 'postgres://localhost/notification',
-    paymentProvider: 'postgres://localhost/provider',
-    eventStore: 'postgres://localhost/events',
-  },
-  faults: { enabled: false },
-};
+const stack = testStackTarget();
 
 const apps: FastifyZodInstance[] = [];
 const servers: Server[] = [];

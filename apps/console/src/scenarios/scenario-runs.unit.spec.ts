@@ -4,6 +4,7 @@ import { ProblemError } from '@effectively-once/service-kit';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunStreamMessage, RunView } from '../api/console.api.js';
+import { TEST_STACK_PORTS, testStackTarget } from '../testing/stack-target.fixtures.js';
 import {
   createScenarioRuns,
   DEFAULT_RESET_TIMEOUT_MS,
@@ -11,31 +12,11 @@ import {
 } from './scenario-runs.js';
 import { fakeRunner, journalEntry } from './testing/fake-runner.js';
 
-const labStack: StackTarget = {
-  gatewayUrl: 'http://127.0.0.1:3000',
-  ports: {
-    gateway: 3000,
-    order: 3001,
-    inventory: 3002,
-    inventory2: 3008,
-    payment: 3003,
-    notification: 3004,
-    paymentProvider: 3005,
-    mailSink: 3006,
-    smtp: 2525,
-  },
-  databases: {
-    adminUrl: 'postgres://localhost/postgres',
-    order: 'postgres://localhost/order',
-    inventory: 'postgres://localhost/inventory',
-    payment: 'postgres://localhost/payment',
-    notification: 'postgres://localhost/notification',
-    paymentProvider: 'postgres://localhost/provider',
-    eventStore: 'postgres://localhost/events',
-  },
+const labStack = testStackTarget({
+  ports: { ...TEST_STACK_PORTS, inventory2: 3008 },
   faults: { enabled: true, token: 'lab-token-0123456789abcdef' },
   adminToken: 'lab-token-0123456789abcdef',
-};
+});
 
 const scenario = SCENARIOS[0]?.name ?? 'no scenarios';
 const mistake = MISTAKES[0];

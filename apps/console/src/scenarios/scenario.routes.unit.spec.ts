@@ -5,33 +5,14 @@ import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunStreamMessage, RunSummary, RunView, ScenarioCatalog } from '../api/console.api.js';
 import { closeSseChannels } from '../live/sse.js';
+import { testStackTarget } from '../testing/stack-target.fixtures.js';
 import { createScenarioRuns } from './scenario-runs.js';
 import { registerScenarioRoutes } from './scenario.routes.js';
 import { fakeRunner, journalEntry } from './testing/fake-runner.js';
 
-const labStack: StackTarget = {
-  gatewayUrl: 'http://127.0.0.1:3000',
-  ports: {
-    gateway: 3000,
-    order: 3001,
-    inventory: 3002,
-    payment: 3003,
-    notification: 3004,
-    paymentProvider: 3005,
-    mailSink: 3006,
-    smtp: 2525,
-  },
-  databases: {
-    adminUrl: 'postgres://localhost/postgres',
-    order: 'postgres://localhost/order',
-    inventory: 'postgres://localhost/inventory',
-    payment: 'postgres://localhost/payment',
-    notification: 'postgres://localhost/notification',
-    paymentProvider: 'postgres://localhost/provider',
-    eventStore: 'postgres://localhost/events',
-  },
+const labStack = testStackTarget({
   faults: { enabled: true, token: 'lab-token-0123456789abcdef' },
-};
+});
 
 const scenario = SCENARIOS[0]?.name ?? 'no scenarios';
 const apps: FastifyZodInstance[] = [];

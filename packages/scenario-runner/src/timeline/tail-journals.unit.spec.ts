@@ -60,6 +60,20 @@ function recorder() {
   return { received, onRecord, until };
 }
 
+/** The tail under test, handing on to `seen`: from no marks and every millisecond unless given. */
+function startTail(
+  journals: Journals,
+  seen: { onRecord: (record: JournalRecord) => void },
+  options: { marks?: JournalMarks; intervalMs?: number } = {},
+) {
+  return tailJournals({
+    journals,
+    marks: options.marks ?? NO_MARKS,
+    onRecord: seen.onRecord,
+    intervalMs: options.intervalMs ?? 1,
+  });
+}
+
 describe('tailJournals', () => {
   it('hands on each entry once, even when the journals answer it on every read', async () => {
     // Given journals that answer everything each time, with two entries already written
@@ -69,12 +83,7 @@ describe('tailJournals', () => {
     const seen = recorder();
 
     // When the tail polls, a third entry arrives, and the tail polls again
-    const tail = tailJournals({
-      journals,
-      marks: NO_MARKS,
-      onRecord: seen.onRecord,
-      intervalMs: 1,
-    });
+    const tail = startTail(journals, seen);
     await seen.until(2);
     write('inventory', 2);
     await seen.until(3);
@@ -92,12 +101,7 @@ describe('tailJournals', () => {
     const seen = recorder();
 
     // When the tail reads them
-    const tail = tailJournals({
-      journals,
-      marks: NO_MARKS,
-      onRecord: seen.onRecord,
-      intervalMs: 1,
-    });
+    const tail = startTail(journals, seen);
     await seen.until(2);
     await tail.stop();
 
@@ -114,12 +118,7 @@ describe('tailJournals', () => {
     const seen = recorder();
 
     // When the tail starts at order 4
-    const tail = tailJournals({
-      journals,
-      marks: { ...NO_MARKS, order: 4 },
-      onRecord: seen.onRecord,
-      intervalMs: 1,
-    });
+    const tail = startTail(journals, seen, { marks: { ...NO_MARKS, order: 4 } });
     await seen.until(1);
     await tail.stop();
 
@@ -133,12 +132,7 @@ describe('tailJournals', () => {
     // Given a tail that would not poll for a minute
     const { journals, write } = fakeJournals({ honourMarks: true });
     const seen = recorder();
-    const tail = tailJournals({
-      journals,
-      marks: NO_MARKS,
-      onRecord: seen.onRecord,
-      intervalMs: 60_000,
-    });
+    const tail = startTail(journals, seen, { intervalMs: 60_000 });
 
     // When an entry is written and the tail is stopped
     write('payment', 1);
@@ -163,12 +157,7 @@ describe('tailJournals', () => {
     const seen = recorder();
 
     // When the tail polls past the failure
-    const tail = tailJournals({
-      journals: flaky,
-      marks: NO_MARKS,
-      onRecord: seen.onRecord,
-      intervalMs: 1,
-    });
+    const tail = startTail(flaky, seen);
     await seen.until(1);
     await tail.stop();
 
