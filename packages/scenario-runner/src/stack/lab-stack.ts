@@ -24,7 +24,9 @@ export function serviceUrl(stack: LabStack, service: LabService): string {
       'The stack runs no inventory-2: it was started without fault injection (STACK_FAULTS=true).',
     );
   }
-  return `http://127.0.0.1:${String(port)}`;
+  // Every process listens on the host the gateway does (the supervisor's HOST).
+  const gateway = new URL(stack.gatewayUrl);
+  return `${gateway.protocol}//${gateway.hostname}:${String(port)}`;
 }
 
 type DatabaseName = Exclude<keyof LabStack['databases'], 'adminUrl'>;
