@@ -3,15 +3,13 @@
 // its in-memory build takes at start. Sizes are exact; the build time is the
 // median of several builds on this machine. Writes its section of
 // docs/benchmarks.md between its markers.
-import { readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { writeBenchmarkSection } from '../../../tooling/benchmarks-doc.js';
 import { buildWebBundle, JS_BUDGET_GZIP_BYTES } from '../src/bundle/build-web-bundle.js';
 
 const BENCHMARKS_FILE = fileURLToPath(new URL('../../../docs/benchmarks.md', import.meta.url));
-const START_MARKER = '<!-- bench:console:start -->';
-const END_MARKER = '<!-- bench:console:end -->';
 const BUILDS = 7;
 
 const kB = (bytes: number): string => (bytes / 1024).toFixed(1);
@@ -48,13 +46,4 @@ The in-memory esbuild build at the console's start took ${median.toFixed(0)} ms 
 ${String(cpus().length)} cores, Node.js ${process.version}).`;
 
 console.info(section);
-const current = await readFile(BENCHMARKS_FILE, 'utf8');
-const block = `${START_MARKER}\n${section}\n${END_MARKER}`;
-const start = current.indexOf(START_MARKER);
-const end = current.indexOf(END_MARKER);
-await writeFile(
-  BENCHMARKS_FILE,
-  start === -1 || end < start
-    ? `${current.trimEnd()}\n\n${block}\n`
-    : `${current.slice(0, start)}${block}${current.slice(end + END_MARKER.length)}`,
-);
+await writeBenchmarkSection(BENCHMARKS_FILE, 'console', section);

@@ -1,31 +1,8 @@
-import type { StackTarget } from '@effectively-once/contracts';
 import { describe, expect, it } from 'vitest';
 import { loadConsoleConfig } from './config.js';
+import { TEST_STACK_PORTS, testStackTarget } from './testing/stack-target.fixtures.js';
 
-const stack: StackTarget = {
-  gatewayUrl: 'http://127.0.0.1:3000',
-  ports: {
-    gateway: 3000,
-    order: 3001,
-    inventory: 3002,
-    payment: 3003,
-    notification: 3004,
-    paymentProvider: 3005,
-    mailSink: 3006,
-    smtp: 2525,
-    console: 3007,
-  },
-  databases: {
-    adminUrl: 'postgres://admin@127.0.0.1:5432/postgres',
-    order: 'postgres://order@127.0.0.1:5432/order',
-    inventory: 'postgres://inventory@127.0.0.1:5432/inventory',
-    payment: 'postgres://payment@127.0.0.1:5432/payment',
-    notification: 'postgres://notification@127.0.0.1:5432/notification',
-    paymentProvider: 'postgres://provider@127.0.0.1:5432/payment_provider',
-    eventStore: 'postgres://events@127.0.0.1:5432/event_store',
-  },
-  faults: { enabled: false },
-};
+const stack = testStackTarget({ ports: { ...TEST_STACK_PORTS, console: 3007 } });
 
 describe('loadConsoleConfig', () => {
   it('reads the stack and fills in the defaults', () => {

@@ -31,6 +31,24 @@ export function orderIdOf(item: FeedItem | FeedInput): string | null {
   }
 }
 
+/**
+ * What makes an item the same fact however it reached the stream: catch-up
+ * items read from the store or the journals carry seq 0, so the sequence
+ * number cannot tell that the feed's copy of them is a repeat.
+ */
+export function feedItemKey(item: FeedItem): string {
+  switch (item.kind) {
+    case 'saga-event':
+      return `saga:${item.event.eventId}`;
+    case 'lab-step':
+      return `lab:${item.step.source}:${String(item.step.id)}`;
+    case 'delivery': {
+      const { service, pid, consumer, messageId, retryCount, outcome, at } = item.delivery;
+      return `delivery:${JSON.stringify([service, pid, consumer, messageId, retryCount, outcome, at])}`;
+    }
+  }
+}
+
 function numbered(item: FeedInput, seq: number): FeedItem {
   switch (item.kind) {
     case 'saga-event':

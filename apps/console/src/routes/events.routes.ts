@@ -6,7 +6,7 @@ import type { EventStore } from '@effectively-once/event-store';
 import type { FastifyZodInstance } from '@effectively-once/service-kit';
 import { z } from 'zod';
 import { FeedItem, type LabStepView } from '../api/console.api.js';
-import { orderIdOf, type Feed } from '../live/feed.js';
+import { feedItemKey, orderIdOf, type Feed } from '../live/feed.js';
 import { mergeOrderCatchUp } from '../live/order-catch-up.js';
 import { readOrderEvents } from '../live/saga-events.js';
 import { openSse } from '../live/sse.js';
@@ -22,24 +22,6 @@ export interface EventsRouteDeps {
   /** Lab mode only: one order's steps from the lab journals. */
   labSteps: { readOrder(orderId: string): Promise<LabStepView[]> } | undefined;
   heartbeatMs: number;
-}
-
-/**
- * What makes an item the same fact however it reached the stream: catch-up
- * items read from the store or the journals carry seq 0, so the sequence
- * number cannot tell that the feed's copy of them is a repeat.
- */
-function feedItemKey(item: FeedItem): string {
-  switch (item.kind) {
-    case 'saga-event':
-      return `saga:${item.event.eventId}`;
-    case 'lab-step':
-      return `lab:${item.step.source}:${String(item.step.id)}`;
-    case 'delivery': {
-      const { service, pid, consumer, messageId, retryCount, outcome, at } = item.delivery;
-      return `delivery:${JSON.stringify([service, pid, consumer, messageId, retryCount, outcome, at])}`;
-    }
-  }
 }
 
 async function catchUpOf(deps: EventsRouteDeps, orderId: string | undefined): Promise<FeedItem[]> {

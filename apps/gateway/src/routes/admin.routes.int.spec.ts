@@ -1,10 +1,10 @@
 // /api/admin/:service/* through a real gateway to fake services: the path,
 // method, body and Authorization header arrive as sent; failures become the
 // same problem documents as on every other forwarded route.
-import http from 'node:http';
 import type { ServiceName } from '@effectively-once/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closedServiceUrl } from '../testing/fake-service.js';
+import { rawRequest } from '../testing/raw-request.js';
 import { startGatewayUnderTest, type GatewayUnderTest } from '../testing/gateway-under-test.js';
 
 const UPSTREAM_TIMEOUT_MS = 300;
@@ -25,22 +25,6 @@ afterAll(async () => {
 const lastRequestTo = (service: ServiceName) => gateway.fakes[service].received.at(-1);
 const receivedCount = () =>
   Object.values(gateway.fakes).reduce((sum, fake) => sum + fake.received.length, 0);
-
-/** An HTTP request whose path goes out exactly as written. */
-function rawRequest(method: string, path: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(new URL(gateway.url), { method, path }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => {
-        resolve({ status: response.statusCode ?? 0, body });
-      });
-    });
-    request.on('error', reject);
-    request.end();
-  });
-}
 
 describe('the gateway forwards /api/admin/:service/* to the service’s /admin/*', () => {
   it.each([
@@ -131,7 +115,7 @@ describe('what does not pass', () => {
   it('refuses a path that climbs out of /admin', async () => {
     const before = receivedCount();
     // Sent raw: fetch would resolve the ".." itself before sending.
-    const response = await rawRequest('GET', '/api/admin/inventory/%2E%2E/inventory');
+    const response = await rawRequest(gateway.url, 'GET', '/api/admin/inventory/%2E%2E/inventory');
     expect(response.status).toBe(400);
     expect(JSON.parse(response.body)).toMatchObject({ code: 'BAD_REQUEST' });
     expect(receivedCount()).toBe(before);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
 import type { ServiceName } from '@effectively-once/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawRequest } from '../testing/raw-request.js';
 import { startGatewayUnderTest, type GatewayUnderTest } from '../testing/gateway-under-test.js';
 
 let gateway: GatewayUnderTest;
@@ -17,22 +17,6 @@ function lastRequestTo(service: ServiceName) {
 }
 
 const orderId = randomUUID();
-
-/** An HTTP request whose path goes out exactly as written. */
-function rawRequest(method: string, path: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(new URL(gateway.url), { method, path }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => {
-        resolve({ status: response.statusCode ?? 0, body });
-      });
-    });
-    request.on('error', reject);
-    request.end();
-  });
-}
 
 describe('the gateway forwards each public route to its service', () => {
   it.each([
@@ -158,7 +142,7 @@ describe('what does not pass', () => {
   it('refuses a path parameter that climbs out of its route', async () => {
     const before = gateway.fakes.order.received.length;
     // Sent raw: fetch would resolve the ".." itself before sending.
-    const response = await rawRequest('POST', '/api/orders/%2E%2E/cancel');
+    const response = await rawRequest(gateway.url, 'POST', '/api/orders/%2E%2E/cancel');
     expect(response.status).toBe(400);
     expect(JSON.parse(response.body)).toMatchObject({ code: 'BAD_REQUEST' });
     expect(gateway.fakes.order.received).toHaveLength(before);
