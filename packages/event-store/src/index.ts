@@ -39,11 +39,17 @@ export type {
 export { parseExpectedRevision, type ExpectedRevision } from './port/expected-revision.js';
 export {
   DEFAULT_GROUP_SETTINGS,
+  MAX_RETRY_AFTER_MS,
   parseGroupSettings,
+  type BlockedMessage,
+  type BlockingState,
   type CatchUpSubscription,
   type ConsumerStrategy,
   type Delivery,
   type NackAction,
+  type NackOptions,
+  type OrderingKey,
+  type OrderingKeySource,
   type ParkedMessage,
   type PersistentSubscription,
   type StartFrom,

@@ -1,6 +1,6 @@
 import { toConsumerFailure, type ConsumerFailure } from './consumer-failure.js';
 import { classifyFailure } from './failure-classifier.js';
-import { waitBeforeRetry } from './retry-policy.js';
+import { backoffDelayMs } from './retry-policy.js';
 
 /**
  * What a broker hands a consumer: a message that is settled exactly once. The
@@ -10,30 +10,41 @@ export interface Delivery {
   /** Deliveries of this message before this one (0 the first time), when the broker says. */
   readonly retryCount?: number;
   ack(): Promise<void>;
-  /** `retry`: deliver again later. `park`: move aside for an operator, with the reason. */
-  nack(action: 'retry' | 'park', reason: string): Promise<void>;
+  /**
+   * `retry`: deliver again, not before `retryAfterMs`. `park`: move aside for
+   * an operator, with the reason.
+   */
+  nack(
+    action: 'retry' | 'park',
+    reason: string,
+    options?: { retryAfterMs?: number },
+  ): Promise<void>;
 }
 
 /**
- * Neither EventStoreDB nor the embedded store waits before redelivering a
- * nacked message, so without a pause here a short database outage would burn
- * through maxRetryCount in milliseconds and park healthy messages.
+ * How long a retried message stays away. Without a pause a short database
+ * outage would burn through maxRetryCount in milliseconds and park healthy
+ * messages. The pause is the store's to keep (`retryAfterMs`), never a sleep
+ * here: a consumer that slept would hold its slot, and a few failing messages
+ * would stall every healthy one behind them (head-of-line blocking).
  */
 export const DEFAULT_REDELIVERY_BACKOFF = Object.freeze({ baseDelayMs: 100, maxDelayMs: 5_000 });
 
 export interface SettleOptions {
   /**
-   * Runs before a retryable failure is handed back for redelivery. Defaults to
-   * full-jitter backoff on DEFAULT_REDELIVERY_BACKOFF by the delivery's retryCount.
+   * How long a retryable failure stays away, by the delivery's retryCount.
+   * Defaults to full-jitter backoff on DEFAULT_REDELIVERY_BACKOFF.
    */
-  waitBeforeRetry?: (retryCount: number) => Promise<void>;
+  retryAfterMs?: (retryCount: number) => number;
 }
 
-const defaultWaitBeforeRetry = (retryCount: number): Promise<void> =>
-  waitBeforeRetry(DEFAULT_REDELIVERY_BACKOFF, retryCount + 1);
+const defaultRetryAfterMs = (retryCount: number): number =>
+  backoffDelayMs(DEFAULT_REDELIVERY_BACKOFF, retryCount + 1);
 
 export type Settlement<Result> =
-  { action: 'ack'; result: Result } | { action: 'retry' | 'park'; failure: ConsumerFailure };
+  | { action: 'ack'; result: Result }
+  | { action: 'retry'; failure: ConsumerFailure; retryAfterMs: number }
+  | { action: 'park'; failure: ConsumerFailure };
 
 /**
  * The acknowledgment rule as code: acknowledge only after processing resolved,
@@ -57,12 +68,13 @@ export async function settleDelivery<Result>(
     result = await process();
   } catch (error) {
     const failure = toConsumerFailure({ failure: classifyFailure(error), error, attempts: 1 });
-    const action = failure.kind === 'terminal' ? 'park' : 'retry';
-    if (action === 'retry') {
-      await (options.waitBeforeRetry ?? defaultWaitBeforeRetry)(delivery.retryCount ?? 0);
+    if (failure.kind === 'terminal') {
+      await delivery.nack('park', failure.reason);
+      return { action: 'park', failure };
     }
-    await delivery.nack(action, failure.reason);
-    return { action, failure };
+    const retryAfterMs = (options.retryAfterMs ?? defaultRetryAfterMs)(delivery.retryCount ?? 0);
+    await delivery.nack('retry', failure.reason, { retryAfterMs });
+    return { action: 'retry', failure, retryAfterMs };
   }
   await delivery.ack();
   return { action: 'ack', result };

@@ -68,50 +68,64 @@ describe('settleDelivery', () => {
     // Then
     expect(delivery.settlements).toEqual(['retry']);
     expect(delivery.reasons).toEqual(['pricing service unavailable']);
-    expect(settled).toEqual({ action: 'retry', failure });
+    expect(settled).toMatchObject({ action: 'retry', failure });
   });
 
-  it('given a retryable failure of a message delivered twice before, it waits by that retry count, then sends it back', async () => {
+  it('given a retryable failure of a message delivered twice before, it hands it back at once with a wait by that retry count', async () => {
     // Given
     const delivery = { ...recordingDelivery('evt-7'), retryCount: 2 };
-    const events: string[] = [];
-    const waitBeforeRetry = (retryCount: number) => {
-      events.push(`waited for retry count ${String(retryCount)}`);
-      return Promise.resolve();
-    };
-    const nack = delivery.nack;
-    delivery.nack = (action, reason) => {
-      events.push(`nack ${action}`);
-      return nack(action, reason);
+    const asked: number[] = [];
+    const retryAfterMs = (retryCount: number) => {
+      asked.push(retryCount);
+      return 1_234;
     };
 
     // When
-    await settleDelivery(delivery, () => Promise.reject(retryableFailure('database restarting')), {
-      waitBeforeRetry,
-    });
+    const settled = await settleDelivery(
+      delivery,
+      () => Promise.reject(retryableFailure('database restarting')),
+      { retryAfterMs },
+    );
 
-    // Then
-    expect(events).toEqual(['waited for retry count 2', 'nack retry']);
+    // Then: the wait is the store's to keep; nothing here slept
+    expect(asked).toEqual([2]);
+    expect(delivery.retryAfterMs).toEqual([1_234]);
+    expect(settled).toMatchObject({ action: 'retry', retryAfterMs: 1_234 });
   });
 
-  it('given a terminal failure or success, it does not wait', async () => {
+  it('given the default backoff, the wait grows with the retry count and stays under its cap', async () => {
     // Given
-    const waited: number[] = [];
-    const waitBeforeRetry = (retryCount: number) => {
-      waited.push(retryCount);
-      return Promise.resolve();
-    };
+    const first = recordingDelivery('evt-1');
+    const late = { ...recordingDelivery('evt-2'), retryCount: 40 };
 
     // When
-    await settleDelivery(recordingDelivery('evt-8'), () => Promise.reject(terminalFailure('bad')), {
-      waitBeforeRetry,
-    });
+    await settleDelivery(first, () => Promise.reject(retryableFailure('busy')));
+    await settleDelivery(late, () => Promise.reject(retryableFailure('busy')));
+
+    // Then
+    expect(first.retryAfterMs[0]).toBeLessThan(100);
+    expect(late.retryAfterMs[0]).toBeLessThan(5_000);
+    expect(late.retryAfterMs[0]).toBeGreaterThanOrEqual(0);
+  });
+
+  it('given a terminal failure or success, it asks for no wait', async () => {
+    // Given
+    const asked: number[] = [];
+    const retryAfterMs = (retryCount: number) => {
+      asked.push(retryCount);
+      return 0;
+    };
+    const parked = recordingDelivery('evt-8');
+
+    // When
+    await settleDelivery(parked, () => Promise.reject(terminalFailure('bad')), { retryAfterMs });
     await settleDelivery(recordingDelivery('evt-9'), () => Promise.resolve('done'), {
-      waitBeforeRetry,
+      retryAfterMs,
     });
 
     // Then
-    expect(waited).toEqual([]);
+    expect(asked).toEqual([]);
+    expect(parked.retryAfterMs).toEqual([undefined]);
   });
 
   it('given a terminal ConsumerFailure, it is parked with its reason', async () => {

@@ -1,6 +1,7 @@
 import type { GlobalPosition, NewEvent, RecordedEvent } from './envelope.js';
 import type { ExpectedRevision } from './expected-revision.js';
 import type {
+  BlockedMessage,
   CatchUpSubscription,
   ParkedMessage,
   PersistentSubscription,
@@ -88,5 +89,7 @@ export interface EventStore {
   listParkedMessages(group: string): Promise<ParkedMessage[]>;
   /** Makes every parked message of the group deliverable again, with its original event id. */
   replayParkedMessages(group: string): Promise<void>;
+  /** The messages of a group with an ordering key that wait behind an earlier one of their key, oldest first. */
+  listBlockedMessages(group: string): Promise<BlockedMessage[]>;
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { describeValue } from './describe-value.js';
 import { EventStoreError } from './errors.js';
-import type { NackAction } from './subscription.js';
+import { MAX_RETRY_AFTER_MS, type NackAction, type NackOptions } from './subscription.js';
 
 const NACK_ACTIONS: readonly string[] = ['retry', 'park', 'skip'];
 
@@ -8,7 +8,11 @@ const NACK_ACTIONS: readonly string[] = ['retry', 'park', 'skip'];
  * Refuses actions the port does not offer. EventStoreDB also knows `stop`,
  * but it stops nothing on the server, so the port leaves it out.
  */
-export function assertNack(action: unknown, reason: unknown): asserts action is NackAction {
+export function assertNack(
+  action: unknown,
+  reason: unknown,
+  options?: NackOptions,
+): asserts action is NackAction {
   if (typeof action !== 'string' || !NACK_ACTIONS.includes(action)) {
     throw new EventStoreError(
       'INVALID_NACK',
@@ -19,6 +23,25 @@ export function assertNack(action: unknown, reason: unknown): asserts action is 
     throw new EventStoreError(
       'INVALID_NACK',
       'A nack needs a reason: it is what an operator reads next to a parked message.',
+    );
+  }
+  const after: unknown = options?.retryAfterMs;
+  if (after === undefined) return;
+  if (
+    typeof after !== 'number' ||
+    !Number.isInteger(after) ||
+    after < 0 ||
+    after > MAX_RETRY_AFTER_MS
+  ) {
+    throw new EventStoreError(
+      'INVALID_NACK',
+      `retryAfterMs must be an integer from 0 to ${String(MAX_RETRY_AFTER_MS)}, got ${describeValue(after)}.`,
+    );
+  }
+  if (action !== 'retry') {
+    throw new EventStoreError(
+      'INVALID_NACK',
+      `retryAfterMs applies to 'retry' only, not '${action}'.`,
     );
   }
 }

@@ -18,6 +18,29 @@ export type SubscriptionFilter =
  */
 export type ConsumerStrategy = 'round_robin' | 'dispatch_to_single';
 
+/**
+ * Where a message's ordering key comes from: the stream name, or a string
+ * field of the event's metadata or data (for example `correlationId`, the
+ * order every message of an order carries). An event without the field has no
+ * key and is ordered with nobody.
+ */
+export type OrderingKeySource =
+  { readonly from: 'stream' } | { readonly from: 'metadata' | 'data'; readonly field: string };
+
+/**
+ * Per-key ordering: messages with the same key are delivered one at a time,
+ * in log order. While one is in flight, waiting for its retry or parked, the
+ * later ones of its key wait behind it ("blocked by" it); other keys flow on.
+ * A parked message would hold its key forever, so `supersedeParkedWith` names
+ * the event types that may pass it: when one of them is next behind a parked
+ * message, the parked message is marked superseded (it stays listed, with the
+ * event that passed it) and stops blocking. See docs/ordering-keys.md.
+ */
+export interface OrderingKey {
+  readonly source: OrderingKeySource;
+  readonly supersedeParkedWith: readonly string[];
+}
+
 /** Where a new group starts: the first event, the end at creation, or a position (inclusive). */
 export type StartFrom = 'start' | 'end' | GlobalPosition;
 
@@ -34,13 +57,15 @@ export interface SubscriptionGroupSettings {
   /** Unsettled deliveries one consumer may hold at once. */
   readonly maxInFlight: number;
   readonly consumerStrategy: ConsumerStrategy;
+  /** Absent: no ordering, every free message may be delivered at once. */
+  readonly orderingKey?: OrderingKey | undefined;
 }
 
 /** What `updateSubscriptionGroup` may change. The filter and start are fixed at creation, as in EventStoreDB. */
 export type SubscriptionGroupChanges = Partial<
   Pick<
     SubscriptionGroupSettings,
-    'maxRetryCount' | 'messageTimeoutMs' | 'maxInFlight' | 'consumerStrategy'
+    'maxRetryCount' | 'messageTimeoutMs' | 'maxInFlight' | 'consumerStrategy' | 'orderingKey'
   >
 >;
 
@@ -50,6 +75,14 @@ const FilterSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('stream_prefix'), prefixes: names }),
   z.object({ kind: z.literal('event_type'), types: names }),
 ]);
+const fieldName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be a field name');
+const OrderingKeySchema = z.object({
+  source: z.discriminatedUnion('from', [
+    z.object({ from: z.literal('stream') }),
+    z.object({ from: z.enum(['metadata', 'data']), field: fieldName }),
+  ]),
+  supersedeParkedWith: z.array(z.string().min(1).max(200)).max(100).default([]),
+});
 const position = z.object({ commit: z.bigint().nonnegative(), prepare: z.bigint().nonnegative() });
 
 const ChangesSchema = z.object({
@@ -57,6 +90,7 @@ const ChangesSchema = z.object({
   messageTimeoutMs: z.number().int().min(100).max(3_600_000),
   maxInFlight: z.number().int().min(1).max(1000),
   consumerStrategy: z.enum(['round_robin', 'dispatch_to_single']),
+  orderingKey: OrderingKeySchema.optional(),
 });
 const SettingsSchema = ChangesSchema.extend({
   filter: FilterSchema,
@@ -113,8 +147,20 @@ export function parseGroupChanges(input: SubscriptionGroupChanges): Subscription
   return parsed.data as SubscriptionGroupChanges;
 }
 
-/** `retry`: deliver again (no delay: back off in the consumer). `park`: set aside for an operator. `skip`: drop. */
+/** `retry`: deliver again (after `retryAfterMs`). `park`: set aside for an operator. `skip`: drop. */
 export type NackAction = 'retry' | 'park' | 'skip';
+
+export interface NackOptions {
+  /**
+   * `retry` only: the message is not delivered again before this many
+   * milliseconds have passed. The consumer's slot is free at once; the store
+   * holds the message (durably: a restart does not shorten the wait).
+   */
+  readonly retryAfterMs?: number;
+}
+
+/** The longest wait a retry may ask for: longer waits are what parking is for. */
+export const MAX_RETRY_AFTER_MS = 3_600_000;
 
 /** One delivery of one event to one consumer of a group; settle it exactly once. */
 export interface Delivery {
@@ -122,7 +168,7 @@ export interface Delivery {
   /** 0 on the first delivery; each redelivery (nack, timeout, dead consumer) adds one. */
   readonly retryCount: number;
   ack(): Promise<void>;
-  nack(action: NackAction, reason: string): Promise<void>;
+  nack(action: NackAction, reason: string, options?: NackOptions): Promise<void>;
 }
 
 /** A consumer's connection to a group. Iterate it; `close()` ends the iteration. */
@@ -139,4 +185,22 @@ export interface ParkedMessage {
   readonly event: RecordedEvent;
   /** The reason given to `nack('park', reason)`, or why the store parked it. */
   readonly reason: string | undefined;
+  /** Set when a later message of its ordering key passed it (`supersedeParkedWith`): it no longer blocks. */
+  readonly supersededBy?: { readonly eventId: string; readonly eventType: string } | undefined;
+}
+
+/** Why the first unsettled message of an ordering key holds the others back. */
+export type BlockingState = 'queued' | 'in_flight' | 'retry_scheduled' | 'parked';
+
+/** A message waiting behind an earlier one of its ordering key. */
+export interface BlockedMessage {
+  readonly event: RecordedEvent;
+  readonly orderingKey: string;
+  readonly blockedBy: {
+    readonly eventId: string;
+    readonly eventType: string;
+    readonly state: BlockingState;
+    /** For `retry_scheduled`: when it may be delivered again. */
+    readonly notBefore?: Date | undefined;
+  };
 }

@@ -24,6 +24,9 @@ export interface EsSubscriptionGroupTable {
   message_timeout_ms: number;
   max_in_flight: number;
   consumer_strategy: string;
+  ordering_key_from: 'stream' | 'metadata' | 'data' | null;
+  ordering_key_field: string | null;
+  supersede_parked_with: ColumnType<string[], string[] | undefined, string[]>;
   cursor_transaction_id: ColumnType<string, string, string>;
   cursor_global_position: number;
   created_at: ColumnType<Date, Date | undefined, never>;
@@ -38,6 +41,10 @@ export interface EsSubscriptionMessageTable {
   lease_consumer: number | null;
   lease_expires_at: Date | null;
   park_reason: string | null;
+  not_before: Date | null;
+  ordering_key: string | null;
+  superseded_by: string | null;
+  superseded_by_type: string | null;
 }
 
 /** The embedded event store's tables; a service's Database interface may extend it. */

@@ -66,20 +66,20 @@ describe('settling deliveries with settleDelivery', () => {
       const subscription = store.subscribeToGroup(group);
       const deliveries = receive(subscription);
       const waitedFor: number[] = [];
-      const waitBeforeRetry = (retryCount: number) => {
+      const retryAfterMs = (retryCount: number) => {
         waitedFor.push(retryCount);
-        return Promise.resolve();
+        return 0;
       };
 
       const first = await deliveries.next();
       const failed = await settleDelivery(
         first,
         () => Promise.reject(retryableFailure('database restarting')),
-        { waitBeforeRetry },
+        { retryAfterMs },
       );
       const second = await deliveries.next();
       const applied = await settleDelivery(second, () => Promise.resolve('applied'), {
-        waitBeforeRetry,
+        retryAfterMs,
       });
       await subscription.close();
 

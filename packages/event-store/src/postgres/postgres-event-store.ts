@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { subscriptionRegistry } from '../port/subscription-registry.js';
 import type { EventStore } from '../port/event-store.js';
 import { DEFAULT_MAX_EVENT_BYTES } from '../port/validate-append.js';
+import { listBlocked } from './blocked.js';
 import { createAppendNotifier } from './append-notifier.js';
 import { appendToStream } from './append-to-stream.js';
 import { openCatchUpSubscription } from './catch-up-subscription.js';
@@ -98,6 +99,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       ),
     listParkedMessages: (group) => listParked(db, group),
     replayParkedMessages: (group) => replayParked(db, group),
+    listBlockedMessages: (group) => listBlocked(db, group),
     close: async () => {
       await subscriptions.closeAll();
       await notifier.flush();

@@ -8,22 +8,27 @@ export interface RecordingDelivery extends Delivery {
   readonly messageId: string;
   readonly settlements: readonly ('ack' | 'retry' | 'park')[];
   readonly reasons: readonly string[];
+  /** The wait each nack asked for (`undefined` for a park). */
+  readonly retryAfterMs: readonly (number | undefined)[];
 }
 
 export function recordingDelivery(messageId: string): RecordingDelivery {
   const settlements: ('ack' | 'retry' | 'park')[] = [];
   const reasons: string[] = [];
+  const retryAfterMs: (number | undefined)[] = [];
   return {
     messageId,
     settlements,
     reasons,
+    retryAfterMs,
     ack: () => {
       settlements.push('ack');
       return Promise.resolve();
     },
-    nack: (action, reason) => {
+    nack: (action, reason, options) => {
       settlements.push(action);
       reasons.push(reason);
+      retryAfterMs.push(options?.retryAfterMs);
       return Promise.resolve();
     },
   };

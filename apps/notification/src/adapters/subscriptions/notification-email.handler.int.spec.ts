@@ -212,7 +212,7 @@ describe('notification-email-v1', () => {
     const delivery = recordingDelivery(confirmed.recorded.id);
     const settle = () =>
       settleDelivery(delivery, () => deliver(confirmed, downMailer), {
-        waitBeforeRetry: () => Promise.resolve(),
+        retryAfterMs: () => 0,
       });
 
     try {
