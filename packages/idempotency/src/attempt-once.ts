@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { claimMessage } from './claim.js';
 import type { Consumer } from './consumer.js';
+import { runInsideTransaction } from './inside-transaction.js';
 import type { MessageRef } from './message.js';
 import type { Reach } from './probe/reach.js';
 import type { UnitOfWork } from './process-once.js';
@@ -57,7 +58,9 @@ export async function attemptOnce<Database extends IdempotencyTables, Result>(
     attempt.timeClaim(performance.now() - claimStartedAt);
     if (!owned) return DUPLICATE_BY_MARKER;
     if (reach !== undefined) await reach('after-claim', trx);
-    const result = await work(trx, message);
+    // Marked so a test guard can fail a network call made while this transaction is open.
+    const inside = { consumer: attempt.consumer.name, messageId: message.id };
+    const result = await runInsideTransaction(inside, () => work(trx, message));
     if (reach !== undefined) await reach('after-business', trx);
     return { outcome: 'applied', result } as const;
   });

@@ -14,3 +14,15 @@ export {
   type RecordingProbe,
   type RecordingProbeOptions,
 } from './recording-probe.js';
+// For every consumer's integration tests: a network call inside processOnce's
+// transaction fails the test (docs/idempotent-consumer.md, ADR 0012).
+export { connectTarget, type ConnectTarget } from './connect-target.js';
+export {
+  guardNetworkInsideTransactions,
+  NETWORK_GUARD_DOC,
+  NetworkInsideTransactionError,
+  type AllowedTarget,
+  type NetworkGuard,
+  type NetworkGuardOptions,
+  type NetworkViolation,
+} from './network-guard.js';
