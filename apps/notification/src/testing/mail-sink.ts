@@ -3,6 +3,7 @@
 // flags as a `duplicate` (a Message-ID seen before) is exactly what a
 // customer's mail client would see twice. Apps never import each other; tests
 // may run a fake external system through its ./testing export.
+import { createServer } from 'node:net';
 import type { ReceivedEmail } from '@effectively-once/contracts';
 import { Mailbox, startSmtpReceiver } from '@effectively-once/mail-sink/testing';
 
@@ -33,4 +34,14 @@ export async function startMailSink(port = 0): Promise<MailSink> {
     receivedFor: (orderId) => mailbox.list({ orderId }),
     close: () => smtp.close(),
   };
+}
+
+/** A loopback port that accepts nothing (bound, then released): an SMTP server that is down. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, HOST, resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
 }

@@ -42,6 +42,8 @@ export interface NetworkGuard {
   readonly violations: readonly NetworkViolation[];
   /** Throws an AssertionError with the first violation's message, if there was any. */
   assertNone(): void;
+  /** Forgets the violations so far: one test's mistake does not fail the next. */
+  clear(): void;
   /** Restores the original `connect`; a second call does nothing. */
   uninstall(): void;
 }
@@ -90,6 +92,9 @@ export function guardNetworkInsideTransactions(options: NetworkGuardOptions = {}
       if (first === undefined) return;
       const more = violations.length > 1 ? ` (and ${String(violations.length - 1)} more)` : '';
       throw new AssertionError({ message: `${first.message}${more}` });
+    },
+    clear() {
+      violations.length = 0;
     },
     uninstall() {
       if (Socket.prototype.connect !== guarded) return;

@@ -1,2 +1,3 @@
 // What the services' own tests borrow from the kit.
 export { failingAt, type FailingFaultPoints } from './failing-fault-points.js';
+export { failOnNetworkInsideTransactions } from './network-guard.js';

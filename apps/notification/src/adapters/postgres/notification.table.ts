@@ -3,9 +3,10 @@ import type { NotificationKind } from '../../domain/notification.js';
 
 /**
  * One row per email sent: (order_id, kind) is the business key. It is
- * inserted before the email is sent, in the consumer's transaction, so a
- * second message for the same fact waits on it and then meets its constraint
- * `notification_pkey` instead of sending a second email.
+ * inserted after the SMTP server accepted the email, in processOnce's
+ * transaction with the marker and the outbox event, so "recorded as sent" and
+ * the message's marker commit together. A second message for the same fact
+ * finds it before sending, or meets its constraint `notification_pkey`.
  */
 export interface NotificationTable {
   order_id: string;

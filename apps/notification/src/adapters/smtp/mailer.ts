@@ -1,6 +1,6 @@
 // Sends a composed email over SMTP with nodemailer. Every failure (refused
 // connection, timeout, a rejected envelope) is thrown as a retryable
-// ConsumerFailure: the consumer's transaction rolls back and the event is
+// ConsumerFailure: nothing is recorded as sent, and the event is
 // redelivered later, up to the subscription's retry limit, then parked.
 import { retryableFailure } from '@effectively-once/idempotency';
 import nodemailer from 'nodemailer';
@@ -19,8 +19,8 @@ export interface SmtpMailerOptions {
   port: number;
   /**
    * Bounds connecting, the greeting and every later socket read. The send runs
-   * inside the consumer's open transaction, so a hung server must not hold it
-   * (and its row lock on the notification's business key) for long.
+   * outside any transaction, but a hung server still holds the delivery (and
+   * the email's intent) for that long before it is retried.
    */
   timeoutMs?: number;
 }

@@ -1,19 +1,18 @@
 // The notification-email-v1 consumer: OrderConfirmed and OrderCancelled each
 // become one email to the customer and one CustomerNotified event.
 //
-// An email cannot be taken back, so it is the one effect here that no
-// database transaction can cover. The order of the steps makes the bound as
-// tight as it gets:
-//   1. insert the notification row (business key (order_id, kind)) FIRST: a
-//      second message for the same fact waits on this row's lock and, once it
-//      committed, meets the key and is a duplicate without sending anything;
-//   2. send the email, with a Message-ID derived from (order, kind);
-//   3. enqueue CustomerNotified in the outbox, then commit with the marker.
-// CRASH WINDOW: if the process dies (or the commit fails) after step 2 and
-// before the commit, nothing of 1-3 is kept, the event is redelivered and the
-// email is sent again, under the same Message-ID. Email is at-least-once, never
-// exactly-once; a repeat is recognisable by its Message-ID (the mail sink flags
-// it as `duplicate`). That is the honest bound: see docs/services/notification.md.
+// An email cannot be taken back, and an SMTP exchange may take seconds, so no
+// transaction stays open across it (ADR 0012). Three steps, as the payment
+// service authorizes:
+//   1. record the intent to send, with the derived Message-ID and the message
+//      that holds it, in a short transaction of its own;
+//   2. send the email under that Message-ID, outside any transaction;
+//   3. processOnce: record the notification row and enqueue CustomerNotified,
+//      with the message's marker.
+// A second message id for the same email waits out the holder's lease instead
+// of sending too (see send-intent.decide.ts). Email stays at-least-once: the
+// crash windows below resend, always under the same Message-ID, and the mail
+// sink flags the copy as `duplicate`. See docs/services/notification.md.
 import {
   CONSUMERS,
   notificationStream,
@@ -25,18 +24,21 @@ import type { RecordedEvent } from '@effectively-once/event-store';
 import {
   defineConsumer,
   processOnce,
+  retryableFailure,
   type OutcomeListener,
   type ProcessResult,
 } from '@effectively-once/idempotency';
 import { enqueueEvents } from '@effectively-once/outbox';
 import { noFaults, outgoingEvent, type FaultPoints } from '@effectively-once/service-kit';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { composeEmail } from '../../domain/email.compose.js';
 import type { Email } from '../../domain/notification.js';
 import { notificationFor } from '../../domain/notification.decide.js';
+import { decideOnSendIntent, type SendDecision } from '../../domain/send-intent.decide.js';
 import type { NotificationDatabase } from '../postgres/database.js';
+import { holdIntent, takeOverIntent } from '../postgres/notification-intent.repository.js';
 import { NOTIFICATION_BUSINESS_KEY } from '../postgres/notification.table.js';
-import { insertNotification } from '../postgres/notification.repository.js';
+import { insertNotification, isNotificationRecorded } from '../postgres/notification.repository.js';
 import type { Mailer } from '../smtp/mailer.js';
 
 export const notificationEmail = defineConsumer({
@@ -50,6 +52,12 @@ export const NOTIFICATION_EMAIL_EVENTS = [
   'OrderCancelled',
 ] as const satisfies readonly KnownEventType[];
 
+/**
+ * How long another message waits before taking over an email that is being
+ * sent: well above one send's worst case (three SMTP timeouts of 5 s).
+ */
+export const DEFAULT_SEND_LEASE_MS = 60_000;
+
 export interface NotificationEmailDeps {
   db: Kysely<NotificationDatabase>;
   mailer: Mailer;
@@ -57,6 +65,8 @@ export interface NotificationEmailDeps {
   onOutcome?: OutcomeListener;
   /** The failure lab's points in this consumer; `noFaults` when absent (outside lab mode). */
   faults?: FaultPoints;
+  /** {@link DEFAULT_SEND_LEASE_MS} when absent. */
+  sendLeaseMs?: number;
 }
 
 /** What an applied message did: the email it sent, as CustomerNotified says it. */
@@ -66,7 +76,7 @@ export type NotificationEmailResult = ProcessResult<Notified> | { outcome: 'igno
 
 /**
  * Handles one parsed event of an order stream. Events that ask for no email
- * are `ignored` without a transaction; the others run under processOnce.
+ * are `ignored` without a transaction; the others take the three steps.
  *
  * @example
  * const result = await handleNotificationEmail({ db, mailer, now: () => new Date() }, event, recorded);
@@ -79,61 +89,112 @@ export async function handleNotificationEmail(
   const request = notificationFor(event);
   if (request === null) return { outcome: 'ignored' };
   const email = composeEmail(request);
-  return processOnce({
-    db: deps.db,
-    consumer: notificationEmail,
-    message: { id: recorded.id, type: recorded.type },
-    ...(deps.onOutcome === undefined ? {} : { onOutcome: deps.onOutcome }),
-    work: (trx) =>
-      sendOnce(trx, {
-        email,
-        mailer: deps.mailer,
-        faults: deps.faults ?? noFaults,
-        sentAt: deps.now(),
-        recorded,
-      }),
+  const decision = await recordIntent(deps, email, recorded);
+  // Crash window 1, after the intent committed and before the send: nothing
+  // left, so the redelivery (the same message, which holds the intent) sends.
+  switch (decision.kind) {
+    case 'held_by_another':
+      throw retryableFailure(
+        `The email ${email.messageId} is being sent by message ${decision.heldBy}; retry once it is recorded.`,
+      );
+    case 'already_recorded':
+      // No send: processOnce reports the duplicate, by marker or business key.
+      break;
+    case 'send':
+      await deps.mailer.send(email);
+      await emailSentNotYetRecorded(deps, email, recorded);
+      break;
+  }
+  // Crash window 2, after SMTP accepted the email and before step 3 commits:
+  // the email exists only at the receiver. The redelivery holds the intent and
+  // sends it again, under the same Message-ID: a copy the receiver can tell
+  // apart, never a different email and never a lost one.
+  return recordSent(deps, { email, recorded });
+}
+
+/** Step 1: a short transaction; the row's lock is held for milliseconds, not for the send. */
+async function recordIntent(
+  deps: NotificationEmailDeps,
+  email: Email,
+  recorded: RecordedEvent,
+): Promise<SendDecision> {
+  const { orderId, kind } = email;
+  const now = deps.now();
+  return deps.db.transaction().execute(async (trx) => {
+    const intent = await holdIntent(trx, {
+      order_id: orderId,
+      kind,
+      email_message_id: email.messageId,
+      held_by_message_id: recorded.id,
+      held_since: now,
+      created_at: now,
+    });
+    const decision = decideOnSendIntent({
+      recorded: await isNotificationRecorded(trx, { orderId, kind }),
+      intent,
+      messageId: recorded.id,
+      now,
+      leaseMs: deps.sendLeaseMs ?? DEFAULT_SEND_LEASE_MS,
+    });
+    if (decision.kind === 'send' && decision.takeOver) {
+      await takeOverIntent(trx, { orderId, kind, messageId: recorded.id, now });
+    }
+    return decision;
   });
 }
 
-async function sendOnce(
-  trx: Transaction<NotificationDatabase>,
-  input: {
-    email: Email;
-    mailer: Mailer;
-    faults: FaultPoints;
-    sentAt: Date;
-    recorded: RecordedEvent;
-  },
-): Promise<Notified> {
-  const { email, mailer, sentAt, recorded } = input;
-  await insertNotification(trx, {
-    order_id: email.orderId,
-    kind: email.kind,
-    email_message_id: email.messageId,
-    recipient: email.to,
-    sent_at: sentAt,
-  });
-  await mailer.send(email);
-  // From here to COMMIT is the crash window described at the top of this file;
-  // the failure lab can stop the handler at its start (after-email-sent).
-  await input.faults.hit('after-email-sent', {
+/** The failure lab's point in crash window 2: it may hold, fail or crash the process here. */
+async function emailSentNotYetRecorded(
+  deps: NotificationEmailDeps,
+  email: Email,
+  recorded: RecordedEvent,
+): Promise<void> {
+  await (deps.faults ?? noFaults).hit('after-email-sent', {
     consumer: CONSUMERS.notificationEmail,
     eventType: recorded.type,
     orderId: email.orderId,
     messageId: recorded.id,
   });
+}
+
+/**
+ * Step 3: the notification row, CustomerNotified and the marker commit
+ * together or not at all. Crash window 3, after this commit and before the
+ * ack: the redelivery finds the row in step 1 and sends nothing.
+ */
+function recordSent(
+  deps: NotificationEmailDeps,
+  input: { email: Email; recorded: RecordedEvent },
+): Promise<ProcessResult<Notified>> {
+  const { email, recorded } = input;
+  const sentAt = deps.now();
   const notified: Notified = {
     orderId: email.orderId,
     kind: email.kind,
     emailMessageId: email.messageId,
     sentAt: sentAt.toISOString(),
   };
-  await enqueueEvents(trx, [
-    outgoingEvent({
-      streamName: notificationStream(email.orderId),
-      event: { type: 'CustomerNotified', data: notified },
-      causedBy: recorded,
-    }),
-  ]);
-  return notified;
+  return processOnce({
+    db: deps.db,
+    consumer: notificationEmail,
+    message: { id: recorded.id, type: recorded.type },
+    ...(deps.onOutcome === undefined ? {} : { onOutcome: deps.onOutcome }),
+    work: async (trx) => {
+      await insertNotification(trx, {
+        order_id: email.orderId,
+        kind: email.kind,
+        email_message_id: email.messageId,
+        recipient: email.to,
+        sent_at: sentAt,
+      });
+      await enqueueEvents(trx, [
+        outgoingEvent({
+          streamName: notificationStream(email.orderId),
+          event: { type: 'CustomerNotified', data: notified },
+          causedBy: recorded,
+        }),
+      ]);
+      return notified;
+    },
+  });
 }

@@ -1,0 +1,227 @@
+// The crash windows of notification-email-v1, each one a test against a real
+// PostgreSQL and a real SMTP server: wherever the handler stops between its
+// three steps, the redelivery neither loses the email nor sends a different
+// one. A repeat carries the same Message-ID, and the sink flags it. The table
+// is in docs/services/notification.md.
+import { settleDelivery } from '@effectively-once/idempotency';
+import { recordingDelivery } from '@effectively-once/idempotency/testing';
+import { createTestDatabase } from '@effectively-once/postgres/testing';
+import { failingAt, failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { emailMessageId } from '../../domain/email.compose.js';
+import { closedPort, startMailSink, type MailSink } from '../../testing/mail-sink.js';
+import {
+  intentsOf,
+  markersOf,
+  notificationsOf,
+  outboxOf,
+} from '../../testing/notification-database.inspect.js';
+import { orderConfirmed, underNewMessageId, type Delivered } from '../../testing/order-events.js';
+import type { NotificationDatabase } from '../postgres/database.js';
+import { notificationDatabaseMigrations } from '../postgres/notification-migrations.js';
+import { createSmtpMailer, type Mailer } from '../smtp/mailer.js';
+import {
+  DEFAULT_SEND_LEASE_MS,
+  handleNotificationEmail,
+  type NotificationEmailDeps,
+} from './notification-email.handler.js';
+
+const { db } = await createTestDatabase<NotificationDatabase>(notificationDatabaseMigrations);
+failOnNetworkInsideTransactions();
+const smtp = await startMailSink();
+const mailer = createSmtpMailer({ host: smtp.host, port: smtp.port });
+const startedAt = new Date('2026-12-01T10:00:01.000Z');
+const now = () => startedAt;
+afterAll(async () => {
+  mailer.close();
+  await smtp.close();
+});
+
+const deliver = (delivered: Delivered, deps: Partial<NotificationEmailDeps> = {}) =>
+  handleNotificationEmail({ db, mailer, now, ...deps }, delivered.event, delivered.recorded);
+
+/** Every copy the sink received for the order: its Message-ID and whether it was a repeat. */
+const copiesOf = (sink: MailSink, orderId: string) =>
+  sink.receivedFor(orderId).map(({ messageId, duplicate }) => ({ messageId, duplicate }));
+
+/** Nothing of step 3 was committed for this delivery. */
+async function expectNothingRecorded(delivered: Delivered): Promise<void> {
+  expect(await notificationsOf(db, delivered.orderId)).toEqual([]);
+  expect(await outboxOf(db, delivered.orderId)).toEqual([]);
+  expect(await markersOf(db, delivered.recorded.id)).toEqual([]);
+}
+
+/** Step 3 committed exactly once for the order. */
+async function expectRecordedOnce(delivered: Delivered): Promise<void> {
+  expect(await notificationsOf(db, delivered.orderId)).toHaveLength(1);
+  expect(await outboxOf(db, delivered.orderId)).toMatchObject([
+    {
+      event_type: 'CustomerNotified',
+      data: { emailMessageId: emailMessageId(delivered.orderId, 'order_confirmed') },
+    },
+  ]);
+}
+
+/** A mailer that fails `times` times at `when`, then sends as usual. */
+function crashing(when: 'before-send' | 'after-send', times = 1): Mailer {
+  let left = times;
+  return {
+    async send(email) {
+      if (when === 'before-send' && left-- > 0) throw new Error('crash injected before the send');
+      await mailer.send(email);
+      if (when === 'after-send' && left-- > 0) throw new Error('crash injected after the send');
+    },
+    close: () => undefined,
+  };
+}
+
+describe('notification-email-v1 crash windows', () => {
+  it('no transaction is open while the email is sent', async () => {
+    const confirmed = orderConfirmed();
+    let openDuringSend: number | undefined;
+    const observing: Mailer = {
+      async send(email) {
+        const { rows } = await sql<{ open: number }>`
+          select count(*)::int as open from pg_stat_activity
+          where datname = current_database() and state like 'idle in transaction%'`.execute(db);
+        openDuringSend = rows[0]?.open;
+        await mailer.send(email);
+      },
+      close: () => undefined,
+    };
+
+    await expect(deliver(confirmed, { mailer: observing })).resolves.toMatchObject({
+      outcome: 'applied',
+    });
+
+    expect(openDuringSend).toBe(0);
+  });
+
+  it('SMTP down: a retryable failure that records nothing but the intent, then the redelivery sends once it is up', async () => {
+    const port = await closedPort();
+    const downMailer = createSmtpMailer({ host: '127.0.0.1', port, timeoutMs: 1_000 });
+    const confirmed = orderConfirmed();
+    const delivery = recordingDelivery(confirmed.recorded.id);
+    const settle = () =>
+      settleDelivery(delivery, () => deliver(confirmed, { mailer: downMailer }), {
+        retryAfterMs: () => 0,
+      });
+
+    try {
+      const failed = await settle();
+      expect(failed).toMatchObject({ action: 'retry', failure: { kind: 'retryable' } });
+      expect(delivery.reasons[0]).toMatch(/SMTP send of .* failed/);
+      await expectNothingRecorded(confirmed);
+      expect(await intentsOf(db, confirmed.orderId)).toMatchObject([
+        { held_by_message_id: confirmed.recorded.id },
+      ]);
+
+      const restarted = await startMailSink(port);
+      try {
+        const settled = await settle();
+        expect(settled).toMatchObject({ action: 'ack', result: { outcome: 'applied' } });
+        expect(delivery.settlements).toEqual(['retry', 'ack']);
+        expect(copiesOf(restarted, confirmed.orderId)).toEqual([
+          { messageId: emailMessageId(confirmed.orderId, 'order_confirmed'), duplicate: false },
+        ]);
+        await expectRecordedOnce(confirmed);
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      downMailer.close();
+    }
+  });
+
+  it('a crash after the intent and before the send: the redelivery sends once, nothing repeated', async () => {
+    const confirmed = orderConfirmed();
+    const once = crashing('before-send');
+
+    await expect(deliver(confirmed, { mailer: once })).rejects.toThrow('before the send');
+    expect(smtp.receivedFor(confirmed.orderId)).toEqual([]);
+    await expectNothingRecorded(confirmed);
+
+    await expect(deliver(confirmed, { mailer: once })).resolves.toMatchObject({
+      outcome: 'applied',
+    });
+    expect(copiesOf(smtp, confirmed.orderId)).toEqual([
+      { messageId: emailMessageId(confirmed.orderId, 'order_confirmed'), duplicate: false },
+    ]);
+    await expectRecordedOnce(confirmed);
+  });
+
+  it('a crash after the send and before the final commit: the redelivery resends under the same Message-ID and records it once', async () => {
+    const confirmed = orderConfirmed();
+    const once = crashing('after-send');
+
+    await expect(deliver(confirmed, { mailer: once })).rejects.toThrow('after the send');
+    expect(smtp.receivedFor(confirmed.orderId)).toHaveLength(1);
+    await expectNothingRecorded(confirmed);
+
+    await expect(deliver(confirmed, { mailer: once })).resolves.toMatchObject({
+      outcome: 'applied',
+    });
+
+    const messageId = emailMessageId(confirmed.orderId, 'order_confirmed');
+    // At-least-once email: the receiver got it twice, and can tell by the Message-ID.
+    expect(copiesOf(smtp, confirmed.orderId)).toEqual([
+      { messageId, duplicate: false },
+      { messageId, duplicate: true },
+    ]);
+    await expectRecordedOnce(confirmed);
+    expect(await markersOf(db, confirmed.recorded.id)).toHaveLength(1);
+  });
+
+  it('a lab fault after SMTP accepted, before the final commit: the redelivery resends under the same Message-ID and records it once', async () => {
+    const confirmed = orderConfirmed();
+    const { orderId } = confirmed;
+    const faults = failingAt('after-email-sent');
+
+    await expect(deliver(confirmed, { faults })).rejects.toThrow(
+      'injected fault at after-email-sent',
+    );
+    expect(faults.reached).toEqual([
+      {
+        point: 'after-email-sent',
+        facts: {
+          consumer: 'notification-email-v1',
+          eventType: 'OrderConfirmed',
+          orderId,
+          messageId: confirmed.recorded.id,
+        },
+      },
+    ]);
+    expect(smtp.receivedFor(orderId)).toHaveLength(1);
+    await expectNothingRecorded(confirmed);
+
+    await expect(deliver(confirmed)).resolves.toMatchObject({ outcome: 'applied' });
+
+    const messageId = emailMessageId(orderId, 'order_confirmed');
+    expect(copiesOf(smtp, orderId)).toEqual([
+      { messageId, duplicate: false },
+      { messageId, duplicate: true },
+    ]);
+    await expectRecordedOnce(confirmed);
+  });
+
+  it('a holder gone past the lease: another message id for the fact takes the intent over and sends, and the holder later finds it recorded', async () => {
+    const confirmed = orderConfirmed();
+    const rebuilt = underNewMessageId(confirmed);
+    await expect(deliver(confirmed, { mailer: crashing('before-send') })).rejects.toThrow();
+    const pastTheLease = new Date(startedAt.getTime() + DEFAULT_SEND_LEASE_MS);
+
+    const takenOver = await deliver(rebuilt, { now: () => pastTheLease });
+    const holderBack = await deliver(confirmed);
+
+    expect(takenOver).toMatchObject({ outcome: 'applied' });
+    expect(holderBack).toMatchObject({ outcome: 'duplicate', detectedBy: 'business-key' });
+    expect(await intentsOf(db, confirmed.orderId)).toMatchObject([
+      { held_by_message_id: rebuilt.recorded.id, held_since: pastTheLease },
+    ]);
+    expect(copiesOf(smtp, confirmed.orderId)).toEqual([
+      { messageId: emailMessageId(confirmed.orderId, 'order_confirmed'), duplicate: false },
+    ]);
+    await expectRecordedOnce(confirmed);
+  });
+});
