@@ -17,7 +17,8 @@ export class Wakeup {
     this.#resolve?.();
   }
 
-  async wait(timeoutMs: number): Promise<void> {
+  /** Resolves true when woken by a signal, false when the time ran out. */
+  async wait(timeoutMs: number): Promise<boolean> {
     if (!this.#pending) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, timeoutMs);
@@ -28,6 +29,8 @@ export class Wakeup {
       });
       this.#resolve = undefined;
     }
+    const signalled = this.#pending;
     this.#pending = false;
+    return signalled;
   }
 }

@@ -65,9 +65,12 @@ export interface SubscriptionGroupSettings {
 export type SubscriptionGroupChanges = Partial<
   Pick<
     SubscriptionGroupSettings,
-    'maxRetryCount' | 'messageTimeoutMs' | 'maxInFlight' | 'consumerStrategy' | 'orderingKey'
+    'maxRetryCount' | 'messageTimeoutMs' | 'maxInFlight' | 'consumerStrategy'
   >
->;
+> & {
+  /** `null` removes the ordering. Messages already in the group keep the key they entered with. */
+  orderingKey?: OrderingKey | null;
+};
 
 const names = z.array(z.string().min(1).max(200)).min(1).max(100);
 const FilterSchema = z.discriminatedUnion('kind', [
@@ -90,9 +93,10 @@ const ChangesSchema = z.object({
   messageTimeoutMs: z.number().int().min(100).max(3_600_000),
   maxInFlight: z.number().int().min(1).max(1000),
   consumerStrategy: z.enum(['round_robin', 'dispatch_to_single']),
-  orderingKey: OrderingKeySchema.optional(),
+  orderingKey: OrderingKeySchema.nullable(),
 });
 const SettingsSchema = ChangesSchema.extend({
+  orderingKey: OrderingKeySchema.optional(),
   filter: FilterSchema,
   startFrom: z.union([z.literal('start'), z.literal('end'), position]),
 });

@@ -6,12 +6,13 @@
 // this process dies between commit and NOTIFY, subscribers' polling finds the
 // events anyway.
 import { sql, type Kysely } from 'kysely';
+import { announce, type Appended } from './append-announcement.js';
 import { APPENDED_CHANNEL } from './append-statement.js';
 import type { EventStoreTables } from './event-store.tables.js';
 
 export interface AppendNotifier {
   /** Call after an append committed; returns at once. */
-  appended(): void;
+  appended(append: Appended): void;
   /** Resolves once the notifications asked for so far are sent. */
   flush(): Promise<void>;
 }
@@ -20,26 +21,27 @@ export interface AppendNotifier {
  * @example
  * const notifier = createAppendNotifier(db);
  * await appendToStream(...);
- * notifier.appended();
+ * notifier.appended({ streamName: 'order-42', types: ['OrderPlaced'] });
  */
 export function createAppendNotifier(db: Kysely<EventStoreTables>): AppendNotifier {
-  // Counters rather than flags: appends that finish while a NOTIFY is on its
-  // way are covered by one more, not one each.
-  let requested = 0;
-  let sent = 0;
+  // Appends that finish while a NOTIFY is on its way are covered by one
+  // more, which announces all of them, not one each.
+  let unannounced: Appended[] = [];
   let sending: Promise<void> | undefined;
   const send = async () => {
-    while (sent < requested) {
-      const upTo = requested;
+    while (unannounced.length > 0) {
+      const payload = announce(unannounced);
+      unannounced = [];
       // A lost notification costs one poll interval of latency, never an event.
-      await sql`SELECT pg_notify(${APPENDED_CHANNEL}, '')`.execute(db).catch(() => undefined);
-      sent = upTo;
+      await sql`SELECT pg_notify(${APPENDED_CHANNEL}, ${payload})`
+        .execute(db)
+        .catch(() => undefined);
     }
     sending = undefined;
   };
   return {
-    appended: () => {
-      requested++;
+    appended: (append) => {
+      unannounced.push(append);
       sending ??= send();
     },
     flush: async () => {

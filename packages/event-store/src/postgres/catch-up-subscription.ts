@@ -5,7 +5,9 @@ import { START_POSITION, type GlobalPosition, type RecordedEvent } from '../port
 import type { CatchUpSubscription, SubscriptionFilter } from '../port/subscription.js';
 import type { EventStoreTables } from './event-store.tables.js';
 import { openListenerSession, type ListenerSession } from './listener-session.js';
-import { HELD_BACK_RECHECK_MS, hasUnreadEvents, readAllRows, toRecordedEvent } from './read.js';
+import { heldBackBackoff } from './held-back.js';
+import { loadXmin } from './pump.js';
+import { hasUnreadEvents, readAllRows, toRecordedEvent } from './read.js';
 import { closableIterable } from './closable-iterable.js';
 
 const PAGE_SIZE = 500;
@@ -29,8 +31,9 @@ export function openCatchUpSubscription(options: CatchUpOptions): CatchUpSubscri
   let session: ListenerSession | undefined;
 
   async function* events(): AsyncGenerator<RecordedEvent, void, undefined> {
-    const listener = await openListenerSession(options.url);
+    const listener = await openListenerSession(options.url, options.filter);
     session = listener;
+    const backoff = heldBackBackoff(options.pollIntervalMs);
     // The cursor is a position in (transaction_id, global_position) order, and
     // reads stop below the snapshot's xmin, so nothing can later appear behind it.
     let after = options.after ?? START_POSITION;
@@ -48,14 +51,35 @@ export function openCatchUpSubscription(options: CatchUpOptions): CatchUpSubscri
           after = event.position;
           yield event;
         }
-        if (rows.length < PAGE_SIZE) {
-          const held = await hasUnreadEvents(options.db, { after, filter: options.filter });
-          await listener.wakeup.wait(held ? HELD_BACK_RECHECK_MS : options.pollIntervalMs);
-        }
+        if (rows.length < PAGE_SIZE) await waitForMore(listener, backoff, after);
       }
     } finally {
       closed = true;
       await listener.close();
+    }
+  }
+
+  /**
+   * Sleeps until an append its filter matches, the poll interval, or (when
+   * events are held back) the snapshot's xmin moved, checked with a backoff.
+   */
+  async function waitForMore(
+    listener: ListenerSession,
+    backoff: ReturnType<typeof heldBackBackoff>,
+    after: GlobalPosition,
+  ): Promise<void> {
+    if (!(await hasUnreadEvents(options.db, { after, filter: options.filter }))) {
+      await listener.wakeup.wait(options.pollIntervalMs);
+      return;
+    }
+    let xmin = await loadXmin(options.db);
+    while (!closed) {
+      const waitMs = backoff.waitAfter(xmin);
+      if (await listener.wakeup.wait(waitMs)) return;
+      if (waitMs >= options.pollIntervalMs) return;
+      const now = await loadXmin(options.db);
+      if (backoff.moved(now)) return;
+      xmin = now;
     }
   }
 

@@ -6,7 +6,9 @@ import {
   parseGroupChanges,
   parseGroupSettings,
   type ConsumerStrategy,
+  type OrderingKey,
   type StartFrom,
+  type SubscriptionFilter,
   type SubscriptionGroupChanges,
   type SubscriptionGroupSettings,
 } from '../port/subscription.js';
@@ -18,6 +20,28 @@ export interface GroupRow {
   message_timeout_ms: number;
   max_in_flight: number;
   consumer_strategy: ConsumerStrategy;
+  filter: SubscriptionFilter;
+  /** Types that may pass a parked message of their key; empty without an ordering key. */
+  supersede_parked_with: string[];
+}
+
+/** The ordering key's columns; all NULL (and no supersede types) for a group without one. */
+function orderingKeyColumns(orderingKey: OrderingKey | null | undefined) {
+  if (orderingKey === undefined || orderingKey === null) {
+    return { ordering_key_from: null, ordering_key_field: null, supersede_parked_with: [] };
+  }
+  const { source } = orderingKey;
+  return {
+    ordering_key_from: source.from,
+    ordering_key_field: source.from === 'stream' ? null : source.field,
+    supersede_parked_with: [...orderingKey.supersedeParkedWith],
+  };
+}
+
+function toFilter(kind: string, values: string[]): SubscriptionFilter {
+  if (kind === 'stream_prefix') return { kind, prefixes: values };
+  if (kind === 'event_type') return { kind, types: values };
+  return { kind: 'all' };
 }
 
 /**
@@ -57,11 +81,14 @@ export async function createGroup(
       : filter.kind === 'event_type'
         ? filter.types
         : [];
+  const key = orderingKeyColumns(settings.orderingKey);
   const { rows } = await sql<{ group_id: number }>`
     INSERT INTO es_subscription_group (group_name, filter_kind, filter_values, max_retry_count, message_timeout_ms,
-                                       max_in_flight, consumer_strategy, cursor_transaction_id, cursor_global_position)
+                                       max_in_flight, consumer_strategy, ordering_key_from, ordering_key_field,
+                                       supersede_parked_with, cursor_transaction_id, cursor_global_position)
     VALUES (${group}, ${filter.kind}, ${[...values]}::text[], ${settings.maxRetryCount}, ${settings.messageTimeoutMs},
-            ${settings.maxInFlight}, ${settings.consumerStrategy}, ${initialCursor(settings.startFrom)})
+            ${settings.maxInFlight}, ${settings.consumerStrategy}, ${key.ordering_key_from}, ${key.ordering_key_field},
+            ${key.supersede_parked_with}::text[], ${initialCursor(settings.startFrom)})
     ON CONFLICT (group_name) DO NOTHING
     RETURNING group_id`.execute(db);
   if (rows.length === 0) {
@@ -90,6 +117,9 @@ export async function updateGroup(
       ...(changes.consumerStrategy === undefined
         ? {}
         : { consumer_strategy: changes.consumerStrategy }),
+      // Messages already in the group keep the key they were given when they
+      // entered it; the new key applies to the ones that enter from now on.
+      ...(changes.orderingKey === undefined ? {} : orderingKeyColumns(changes.orderingKey)),
     })
     .where('group_name', '=', group)
     .executeTakeFirst();
@@ -116,9 +146,17 @@ export async function loadGroup(db: Kysely<EventStoreTables>, group: string): Pr
       'message_timeout_ms',
       'max_in_flight',
       'consumer_strategy',
+      'filter_kind',
+      'filter_values',
+      'supersede_parked_with',
     ])
     .where('group_name', '=', group)
     .executeTakeFirst();
   if (row === undefined) throw notFound(group);
-  return { ...row, consumer_strategy: row.consumer_strategy as ConsumerStrategy };
+  const { filter_kind, filter_values, ...rest } = row;
+  return {
+    ...rest,
+    consumer_strategy: row.consumer_strategy as ConsumerStrategy,
+    filter: toFilter(filter_kind, filter_values),
+  };
 }

@@ -60,7 +60,15 @@ export async function reclaimLeases(
   return Number(result.numAffectedRows ?? 0n);
 }
 
-/** Leases up to `limit` free messages of the group, oldest first, to `consumerId`. */
+/**
+ * Leases up to `limit` free messages of the group, oldest first, to
+ * `consumerId`. Free: pending, not leased, its scheduled retry due, and no
+ * earlier message of its ordering key still unsettled (in flight, waiting for
+ * its retry, queued or parked and not superseded). Acknowledged messages are
+ * deleted, so "an earlier row of my key exists" is the whole rule, and it
+ * holds across consumers: the earlier row is visible whether or not another
+ * consumer has it locked.
+ */
 export async function leaseMessages(
   db: Kysely<EventStoreTables>,
   input: { groupId: number; consumerId: number; limit: number },
@@ -69,11 +77,16 @@ export async function leaseMessages(
     WITH picked AS (
       SELECT m.global_position FROM es_subscription_message m
        WHERE m.group_id = ${input.groupId} AND m.status = 'pending' AND m.lease_consumer IS NULL
+         AND (m.not_before IS NULL OR m.not_before <= now())
+         AND (m.ordering_key IS NULL OR NOT EXISTS (
+               SELECT 1 FROM es_subscription_message p
+                WHERE p.group_id = m.group_id AND p.ordering_key = m.ordering_key
+                  AND p.message_seq < m.message_seq AND p.superseded_by IS NULL))
        ORDER BY m.message_seq LIMIT ${input.limit}
          FOR UPDATE SKIP LOCKED
     ), leased AS (
       UPDATE es_subscription_message m
-         SET lease_consumer = ${input.consumerId}, deliveries = m.deliveries + 1,
+         SET lease_consumer = ${input.consumerId}, deliveries = m.deliveries + 1, not_before = NULL,
              lease_expires_at = now() + g.message_timeout_ms * interval '1 millisecond'
         FROM picked p, es_subscription_group g
        WHERE m.group_id = ${input.groupId} AND m.global_position = p.global_position AND g.group_id = m.group_id
@@ -110,6 +123,8 @@ export async function settleNack(
     position: number;
     action: NackAction;
     reason: string;
+    /** `retry` only: the message stays in the store, unleasable, this long. */
+    retryAfterMs: number | undefined;
   },
 ): Promise<void> {
   const { groupId, consumerId, position, action, reason } = input;
@@ -117,7 +132,8 @@ export async function settleNack(
   const set =
     action === 'park'
       ? sql`lease_consumer = NULL, lease_expires_at = NULL, status = 'parked', park_reason = ${reason}`
-      : releaseSet(sql`${reason}`);
+      : sql`${releaseSet(sql`${reason}`)},
+            not_before = now() + ${input.retryAfterMs ?? 0} * interval '1 millisecond'`;
   await sql`
     UPDATE es_subscription_message m SET ${set}
       FROM es_subscription_group g
@@ -147,4 +163,39 @@ export async function releaseConsumerLeases(
       FROM es_subscription_group g
      WHERE m.group_id = ${input.groupId} AND m.lease_consumer = ${input.consumerId}
        AND g.group_id = m.group_id`.execute(db);
+}
+
+/**
+ * Lets the group's superseding types pass parked messages: a parked message
+ * with a later pending message of its key whose type is one of
+ * `supersedeTypes` is marked superseded by the earliest such message, and
+ * stops blocking its key. It stays parked (an operator still sees it, and
+ * what passed it) and can still be replayed. Returns how many were passed.
+ */
+export async function supersedeParked(
+  db: Kysely<EventStoreTables>,
+  input: { groupId: number; supersedeTypes: readonly string[] },
+): Promise<number> {
+  if (input.supersedeTypes.length === 0) return 0;
+  const result = await sql`
+    WITH passed AS (
+      SELECT p.global_position, s.event_id, s.event_type FROM es_subscription_message p
+       CROSS JOIN LATERAL (
+         SELECT e.event_id, e.event_type FROM es_subscription_message m
+           JOIN es_event e ON e.global_position = m.global_position
+          WHERE m.group_id = p.group_id AND m.ordering_key = p.ordering_key
+            AND m.message_seq > p.message_seq AND m.status = 'pending'
+            AND e.event_type = ANY(${[...input.supersedeTypes]}::text[])
+          ORDER BY m.message_seq LIMIT 1
+       ) s
+       WHERE p.group_id = ${input.groupId} AND p.status = 'parked'
+         AND p.ordering_key IS NOT NULL AND p.superseded_by IS NULL
+    )
+    UPDATE es_subscription_message t
+       SET superseded_by = passed.event_id, superseded_by_type = passed.event_type
+      FROM passed
+     WHERE t.group_id = ${input.groupId} AND t.global_position = passed.global_position`.execute(
+    db,
+  );
+  return Number(result.numAffectedRows ?? 0n);
 }

@@ -3,7 +3,9 @@
 // tells the other consumers it is alive.
 import pg from 'pg';
 import { EventStoreUnavailableError } from '../port/errors.js';
+import type { SubscriptionFilter } from '../port/subscription.js';
 import { Wakeup } from '../wakeup.js';
+import { wakesFor } from './append-announcement.js';
 import { APPENDED_CHANNEL } from './append-statement.js';
 import { CONSUMER_LOCK_NAMESPACE, LEADER_LOCK_NAMESPACE } from './leases.js';
 
@@ -20,11 +22,18 @@ export interface ConsumerSession extends ListenerSession {
   tryLead(groupId: number): Promise<boolean>;
 }
 
-async function openClient(url: string, applicationName: string) {
+async function openClient(
+  url: string,
+  applicationName: string,
+  filter: SubscriptionFilter | undefined,
+) {
   const client = new pg.Client({ connectionString: url, application_name: applicationName });
   const wakeup = new Wakeup();
   let failure: Error | undefined;
-  client.on('notification', () => wakeup.signal());
+  // Appends of events this subscriber's filter never delivers do not wake it.
+  client.on('notification', (message) => {
+    if (wakesFor(filter, message.payload ?? '')) wakeup.signal();
+  });
   client.on('error', (error) => {
     failure = new EventStoreUnavailableError(
       `The subscription's connection failed: ${error.message}`,
@@ -44,9 +53,12 @@ async function openClient(url: string, applicationName: string) {
   };
 }
 
-/** For catch-up subscriptions: wake-ups only. */
-export async function openListenerSession(url: string): Promise<ListenerSession> {
-  const { wakeup, failure, close } = await openClient(url, 'event-store-catch-up');
+/** For catch-up subscriptions: wake-ups only, for appends its filter matches. */
+export async function openListenerSession(
+  url: string,
+  filter: SubscriptionFilter | undefined,
+): Promise<ListenerSession> {
+  const { wakeup, failure, close } = await openClient(url, 'event-store-catch-up', filter);
   return { wakeup, failure, close };
 }
 
@@ -57,10 +69,13 @@ export async function openListenerSession(url: string): Promise<ListenerSession>
  * connection is caught by the message timeout instead.
  *
  * @example
- * const session = await openConsumerSession(url);
+ * const session = await openConsumerSession(url, group.filter);
  */
-export async function openConsumerSession(url: string): Promise<ConsumerSession> {
-  const opened = await openClient(url, 'event-store-consumer');
+export async function openConsumerSession(
+  url: string,
+  filter: SubscriptionFilter,
+): Promise<ConsumerSession> {
+  const opened = await openClient(url, 'event-store-consumer', filter);
   const { client } = opened;
   try {
     const { rows } = await client.query<{ id: number }>(

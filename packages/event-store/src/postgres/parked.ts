@@ -18,20 +18,38 @@ export async function listParked(
   group: string,
 ): Promise<ParkedMessage[]> {
   const { group_id } = await loadGroup(db, group);
-  const { rows } = await sql<EventRow & { park_reason: string | null }>`
-    SELECT m.park_reason, ${EVENT_COLUMNS}
+  const { rows } = await sql<
+    EventRow & {
+      park_reason: string | null;
+      superseded_by: string | null;
+      superseded_by_type: string | null;
+    }
+  >`
+    SELECT m.park_reason, m.superseded_by::text AS superseded_by, m.superseded_by_type, ${EVENT_COLUMNS}
       FROM es_subscription_message m JOIN es_event e ON e.global_position = m.global_position
      WHERE m.group_id = ${group_id} AND m.status = 'parked'
      ORDER BY m.message_seq`.execute(db);
-  return rows.map((row) => ({ event: toRecordedEvent(row), reason: row.park_reason ?? undefined }));
+  return rows.map((row) => ({
+    event: toRecordedEvent(row),
+    reason: row.park_reason ?? undefined,
+    ...(row.superseded_by === null
+      ? {}
+      : { supersededBy: { eventId: row.superseded_by, eventType: row.superseded_by_type ?? '' } }),
+  }));
 }
 
-/** Makes every parked message deliverable again, retry count back at zero, and wakes the consumers. */
+/**
+ * Makes every parked message deliverable again, retry count back at zero, and
+ * wakes the consumers. A superseded one is replayed too: it then comes back
+ * in its place in its key's order, before the later messages still waiting.
+ */
 export async function replayParked(db: Kysely<EventStoreTables>, group: string): Promise<void> {
   const { group_id } = await loadGroup(db, group);
   await sql`
     WITH replayed AS (
-      UPDATE es_subscription_message SET status = 'pending', deliveries = 0, park_reason = NULL
+      UPDATE es_subscription_message
+         SET status = 'pending', deliveries = 0, park_reason = NULL, not_before = NULL,
+             superseded_by = NULL, superseded_by_type = NULL
        WHERE group_id = ${group_id} AND status = 'parked'
       RETURNING 1
     )

@@ -1,23 +1,27 @@
 // One consumer of a persistent subscription group on the embedded store. The
 // loop: pump new events into the group, reclaim expired or orphaned leases,
-// lease up to the in-flight limit, hand deliveries out; when there is nothing
-// to do, sleep until a NOTIFY, a settled delivery, or the poll interval.
+// let superseding messages pass parked ones, lease up to the in-flight limit,
+// hand deliveries out. When there is nothing to do it sleeps until a NOTIFY
+// its filter matches, a settled delivery, its earliest scheduled retry, or the
+// poll interval; held-back events wake it only once the snapshot's xmin moved.
 import type { Kysely } from 'kysely';
 import { assertNack, settleOnce } from '../port/settle-once.js';
 import type { Delivery, PersistentSubscription } from '../port/subscription.js';
 import type { EventStoreTables } from './event-store.tables.js';
 import { loadGroup, type GroupRow } from './groups.js';
+import { heldBackBackoff } from './held-back.js';
 import {
   leaseMessages,
   reclaimLeases,
   releaseConsumerLeases,
   settleDone,
   settleNack,
+  supersedeParked,
   type LeasedRow,
 } from './leases.js';
 import { openConsumerSession, type ConsumerSession } from './listener-session.js';
-import { groupHasUnpumpedEvents, pumpGroup } from './pump.js';
-import { HELD_BACK_RECHECK_MS, toRecordedEvent } from './read.js';
+import { loadIdleState, loadXmin, pumpGroup, type IdleState } from './pump.js';
+import { toRecordedEvent } from './read.js';
 import { closableIterable } from './closable-iterable.js';
 
 export interface PersistentSubscriptionOptions {
@@ -61,9 +65,12 @@ export function openPersistentSubscription(
       event,
       retryCount: row.deliveries - 1,
       ack: () => settle(() => settleDone(db, groupId, position)),
-      nack: async (action, reason) => {
-        assertNack(action, reason);
-        await settle(() => settleNack(db, { groupId, consumerId, position, action, reason }));
+      nack: async (action, reason, nackOptions) => {
+        assertNack(action, reason, nackOptions);
+        const retryAfterMs = nackOptions?.retryAfterMs;
+        await settle(() =>
+          settleNack(db, { groupId, consumerId, position, action, reason, retryAfterMs }),
+        );
       },
     };
   };
@@ -81,9 +88,17 @@ export function openPersistentSubscription(
       !(await consumer.tryLead(group.group_id))
     )
       return 0;
-    await pumpGroup(db, group.group_id);
+    const copied = await pumpGroup(db, group.group_id);
     options.onGroupPumped?.(options.group);
     if (reclaim) await reclaimLeases(db, group.group_id);
+    // New messages may supersede a parked one; a park since the last look is
+    // caught by the next reclaim round.
+    if (reclaim || copied > 0) {
+      await supersedeParked(db, {
+        groupId: group.group_id,
+        supersedeTypes: group.supersede_parked_with,
+      });
+    }
     const rows = await leaseMessages(db, {
       groupId: group.group_id,
       consumerId: consumer.consumerId,
@@ -99,12 +114,29 @@ export function openPersistentSubscription(
     return rows.length;
   };
 
+  /**
+   * How long an idle consumer may sleep, and whether the wake-up that ends it
+   * needs only the xmin question (held-back events) before a full round.
+   */
+  const idleWait = (idle: IdleState | undefined, backoff: ReturnType<typeof heldBackBackoff>) => {
+    const untilRetry = idle?.nextRetryInMs ?? Infinity;
+    const regular = Math.max(0, Math.min(options.pollIntervalMs, untilRetry));
+    if (idle?.heldBack !== true) return { waitMs: regular, heldBackOnly: false };
+    const heldBackMs = backoff.waitAfter(idle.xmin);
+    return heldBackMs < regular
+      ? { waitMs: heldBackMs, heldBackOnly: true }
+      : { waitMs: regular, heldBackOnly: false };
+  };
+
   async function* deliveries(): AsyncGenerator<Delivery, void, undefined> {
     let group = await loadGroup(db, options.group);
-    const consumer = await openConsumerSession(options.url);
+    const consumer = await openConsumerSession(options.url, group.filter);
     session = consumer;
+    const backoff = heldBackBackoff(options.pollIntervalMs);
     let loadedAt = Date.now();
     let reclaimedAt = 0;
+    let fullRound = true;
+    let idle: IdleState | undefined;
     try {
       while (!closed) {
         const failure = consumer.failure();
@@ -114,12 +146,18 @@ export function openPersistentSubscription(
           yield next.delivery;
           continue;
         }
-        const reclaim = Date.now() - reclaimedAt >= options.pollIntervalMs;
-        if (reclaim) reclaimedAt = Date.now();
-        if ((await leaseMore(group, consumer, reclaim)) > 0) continue;
-        const held = !waitingForSlot && (await groupHasUnpumpedEvents(db, group.group_id));
-        await consumer.wakeup.wait(held ? HELD_BACK_RECHECK_MS : options.pollIntervalMs);
-        if (Date.now() - loadedAt >= GROUP_REFRESH_MS) {
+        if (fullRound) {
+          const reclaim = Date.now() - reclaimedAt >= options.pollIntervalMs;
+          if (reclaim) reclaimedAt = Date.now();
+          if ((await leaseMore(group, consumer, reclaim)) > 0) continue;
+          idle = waitingForSlot ? undefined : await loadIdleState(db, group.group_id);
+        }
+        const { waitMs, heldBackOnly } = idleWait(idle, backoff);
+        const signalled = await consumer.wakeup.wait(waitMs);
+        // Woken only to look at held-back events: nothing can have been
+        // released while the xmin stands still, so one tiny query decides.
+        fullRound = signalled || !heldBackOnly || backoff.moved(await loadXmin(db));
+        if (fullRound && Date.now() - loadedAt >= GROUP_REFRESH_MS) {
           group = await loadGroup(db, options.group);
           loadedAt = Date.now();
         }

@@ -9,9 +9,9 @@ const pollIntervalMs = 100;
 
 describeEventStoreContract('embedded PostgreSQL', async () => {
   const { url } = await createTestDatabase(eventStoreMigrations);
-  const lookers = new Set<() => void>();
-  const onGroupPumped = () => {
-    for (const looked of [...lookers]) looked();
+  const lookers = new Set<(group: string) => void>();
+  const onGroupPumped = (group: string) => {
+    for (const looked of [...lookers]) looked(group);
   };
   return {
     openStore: () =>
@@ -19,16 +19,30 @@ describeEventStoreContract('embedded PostgreSQL', async () => {
     childStore: { backend: 'postgres', url, pollIntervalMs },
     inversion: {
       holdAppendOpen: (streamName, events) => holdAppendOpen(url, streamName, events),
-      subscribersLooked: (times) =>
+      subscribersLooked: (times, only) =>
         new Promise<void>((resolve) => {
           let left = times;
-          const looked = () => {
+          const looked = (group: string) => {
+            if (only !== undefined && group !== only) return;
             if (--left > 0) return;
             lookers.delete(looked);
             resolve();
           };
           lookers.add(looked);
         }),
+      countLooks: (only) => {
+        let looks = 0;
+        const looked = (group: string) => {
+          if (group === only) looks++;
+        };
+        lookers.add(looked);
+        return {
+          stop: () => {
+            lookers.delete(looked);
+            return looks;
+          },
+        };
+      },
     },
   };
 });

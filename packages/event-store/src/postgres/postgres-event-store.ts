@@ -68,7 +68,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
         expectedRevision,
         maxEventBytes,
       });
-      notifier.appended();
+      notifier.appended({ streamName, types: events.map((event) => event.type) });
       return result;
     },
     readStream: (streamName, readOptions) => readStream(db, streamName, readOptions),

@@ -109,22 +109,16 @@ export async function readAllRows(
 }
 
 /**
- * How soon a reader looks again when events it could not take yet exist:
- * long enough not to spin, short next to a poll interval.
- */
-export const HELD_BACK_RECHECK_MS = 10;
-
-/**
  * True when events after `after` (and matching `filter`) exist that the last
  * read did not return. A read stops below the snapshot's xmin, so an event
  * committed while an older transaction still runs is held back. That older
  * transaction may write no event (an acknowledgment, a lease) and so send no
  * notification when it ends: a reader that waited for one would lose a whole
- * poll interval. It looks again soon instead. (Asked after a short read, so
- * whatever it finds was held back, or committed since.)
+ * poll interval. It looks again once the xmin moved instead (held-back.ts).
+ * (Asked after a short read, so whatever it finds was held back, or committed since.)
  *
  * @example
- * const wait = (await hasUnreadEvents(db, { after, filter })) ? HELD_BACK_RECHECK_MS : pollIntervalMs;
+ * const held = await hasUnreadEvents(db, { after, filter });
  */
 export async function hasUnreadEvents(
   db: Kysely<EventStoreTables>,

@@ -19,8 +19,13 @@ export interface ContractHarness {
       streamName: string,
       events: NewEvent[],
     ) => Promise<{ commit(): Promise<void> }>;
-    /** Resolves once the subscribers of stores from `openStore` have looked for new events `times` more times. */
-    subscribersLooked: (times: number) => Promise<void>;
+    /**
+     * Resolves once the subscribers of stores from `openStore` (of `group`
+     * alone, when given) have looked for new events `times` more times.
+     */
+    subscribersLooked: (times: number, group?: string) => Promise<void>;
+    /** Counts how often the subscribers of `group` look for new events (pump it) until `stop()`. */
+    countLooks: (group: string) => { stop(): number };
   };
 }
 

@@ -5,6 +5,7 @@ import type { EventStore } from '../../port/event-store.js';
 import { adminContract } from './admin-contract.js';
 import { appendContract } from './append-contract.js';
 import { consumerContract } from './consumer-contract.js';
+import { flowControlContract } from './flow-control-contract.js';
 import { groupContract } from './group-contract.js';
 import type { ContractHarness } from './harness.js';
 import { orderingContract } from './ordering-contract.js';
@@ -40,6 +41,7 @@ export function describeEventStoreContract(
     describe('group administration', () => adminContract(context));
     describe('consumers', () => consumerContract(context));
     describe('global order', () => orderingContract(context));
+    describe('flow control', () => flowControlContract(context));
   });
 }
 
