@@ -18,6 +18,7 @@ import {
 import { startOutboxRelay } from '@effectively-once/outbox';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { createServiceMetrics, startConsumer } from '@effectively-once/service-kit';
+import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import { afterAll, expect, it } from 'vitest';
 import type { InventoryDatabase } from './adapters/postgres/database.js';
 import { inventoryDatabaseMigrations } from './adapters/postgres/inventory-database-migrations.js';
@@ -28,6 +29,8 @@ import { newSku, orderPlaced } from './testing/order-deliveries.js';
 const inventoryDb = await createTestDatabase<InventoryDatabase>(inventoryDatabaseMigrations);
 const { db } = inventoryDb;
 const eventStoreDb = await createTestDatabase(eventStoreMigrations);
+// A network call inside processOnce's transaction fails the test (ADR 0012).
+failOnNetworkInsideTransactions();
 const store = createPostgresEventStore({ url: eventStoreDb.url });
 const metrics = createServiceMetrics({ service: 'inventory' });
 const now = () => new Date('2026-12-01T10:00:05.000Z');

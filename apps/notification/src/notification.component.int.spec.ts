@@ -11,6 +11,7 @@ import {
 import { combineMigrations } from '@effectively-once/postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { createServiceMetrics } from '@effectively-once/service-kit';
+import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { NotificationList } from '@effectively-once/contracts';
 import type { NotificationDatabase } from './adapters/postgres/database.js';
@@ -24,6 +25,8 @@ import { startWorkers } from './workers.js';
 const { url, db } = await createTestDatabase<NotificationDatabase>(
   combineMigrations(eventStoreMigrations, notificationDatabaseMigrations),
 );
+// A network call inside processOnce's transaction fails the test (ADR 0012).
+failOnNetworkInsideTransactions();
 const store = createPostgresEventStore({ url, pollIntervalMs: 50 });
 const smtp = await startMailSink();
 const mailer = createSmtpMailer({ host: smtp.host, port: smtp.port });

@@ -20,6 +20,7 @@ import {
 import { startOutboxRelay } from '@effectively-once/outbox';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { createServiceMetrics, startConsumer } from '@effectively-once/service-kit';
+import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PaymentDatabase } from './adapters/postgres/payment.database.js';
 import { paymentDatabaseMigrations } from './adapters/postgres/payment.migrations.js';
@@ -34,6 +35,8 @@ import { startPaymentProvider } from './testing/payment-provider.harness.js';
 const eventStoreDb = await createTestDatabase(eventStoreMigrations);
 const store: EventStore = createPostgresEventStore({ url: eventStoreDb.url, pollIntervalMs: 50 });
 const { db, url } = await createTestDatabase<PaymentDatabase>(paymentDatabaseMigrations);
+// A network call inside processOnce's transaction fails the test (ADR 0012).
+failOnNetworkInsideTransactions();
 const provider = await startPaymentProvider({ timeoutDelayMs: 30_000 });
 const metrics = createServiceMetrics({ service: 'payment' });
 const app = buildApp({ db, store, metrics, logger: false });

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { CONSUMERS } from '@effectively-once/contracts';
 import { findMarker } from '@effectively-once/idempotency';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
+import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import { describe, expect, it } from 'vitest';
 import type { InventoryDatabase } from '../postgres/database.js';
 import { inventoryDatabaseMigrations } from '../postgres/inventory-database-migrations.js';
@@ -16,6 +17,8 @@ import {
 import { handleDemandEvent } from './inventory-demand.consumer.js';
 
 const { db } = await createTestDatabase<InventoryDatabase>(inventoryDatabaseMigrations);
+// A network call inside processOnce's transaction fails the test (ADR 0012).
+failOnNetworkInsideTransactions();
 const deliver = (delivery: OrderDelivery) =>
   handleDemandEvent({ db }, delivery.event, delivery.recorded);
 

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, waitForLockWaiter } from '@effectively-once/postgres/testing';
 import { sql, type Kysely } from 'kysely';
+import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import { describe, expect, it } from 'vitest';
 import type { InventoryDatabase } from '../postgres/database.js';
 import { inventoryDatabaseMigrations } from '../postgres/inventory-database-migrations.js';
@@ -21,6 +22,8 @@ import {
 import { handleOrderEvent, type OrderEventResult } from './inventory-reservation.consumer.js';
 
 const testDb = await createTestDatabase<InventoryDatabase>(inventoryDatabaseMigrations);
+// A network call inside processOnce's transaction fails the test (ADR 0012).
+failOnNetworkInsideTransactions();
 const { db } = testDb;
 const observer = db as Kysely<unknown>;
 const now = () => new Date('2026-12-01T10:00:05.000Z');

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StockLevel } from '@effectively-once/contracts';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
+import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import { expect, it } from 'vitest';
 import type { InventoryDatabase } from '../postgres/database.js';
 import { inventoryDatabaseMigrations } from '../postgres/inventory-database-migrations.js';
@@ -19,6 +20,8 @@ import {
 import { handleOrderEvent } from './inventory-reservation.consumer.js';
 
 const { db } = await createTestDatabase<InventoryDatabase>(inventoryDatabaseMigrations);
+// A network call inside processOnce's transaction fails the test (ADR 0012).
+failOnNetworkInsideTransactions();
 const now = () => new Date('2026-12-01T10:00:05.000Z');
 const deliver = (delivery: OrderDelivery) =>
   handleOrderEvent({ db, now }, delivery.event, delivery.recorded);

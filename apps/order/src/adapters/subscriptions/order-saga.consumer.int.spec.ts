@@ -3,6 +3,7 @@
 import { inventoryStream, orderStream } from '@effectively-once/contracts';
 import { receive } from '@effectively-once/event-store/testing';
 import { randomUUID } from 'node:crypto';
+import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inventoryReserved, orderPlaced } from '../../domain/testing/order.fixtures.js';
 import { createOrderTestEnv, publish } from '../../testing/order-test-env.js';
@@ -10,6 +11,8 @@ import { appendOrderEvents, commandCause } from '../eventStore/order-stream.js';
 import { startOrderSaga } from './order-saga.consumer.js';
 
 const env = await createOrderTestEnv();
+// A network call inside processOnce's transaction fails the test (ADR 0012).
+failOnNetworkInsideTransactions();
 const saga = startOrderSaga({ deps: env, log: env.app.log });
 afterAll(() => saga.close());
 

@@ -7,6 +7,7 @@ import {
   type KnownEvent,
 } from '@effectively-once/contracts';
 import { randomUUID } from 'node:crypto';
+import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import { describe, expect, it } from 'vitest';
 import {
   inventoryRejected,
@@ -26,6 +27,8 @@ import {
 import { handleOrderSagaEvent } from './order-saga.handler.js';
 
 const env = await createOrderTestEnv();
+// A network call inside processOnce's transaction fails the test (ADR 0012).
+failOnNetworkInsideTransactions();
 const TRACEPARENT = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 
 async function placedOrder(): Promise<string> {

@@ -8,6 +8,7 @@ import {
 } from '@effectively-once/contracts';
 import { ConsumerFailure } from '@effectively-once/idempotency';
 import { randomUUID } from 'node:crypto';
+import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import { describe, expect, it } from 'vitest';
 import { inventoryReserved, orderPlaced } from '../../domain/testing/order.fixtures.js';
 import { createOrderTestEnv, publish } from '../../testing/order-test-env.js';
@@ -16,6 +17,8 @@ import { appendOrderEvents, commandCause } from '../eventStore/order-stream.js';
 import { handleOrderSagaEvent } from './order-saga.handler.js';
 
 const env = await createOrderTestEnv();
+// A network call inside processOnce's transaction fails the test (ADR 0012).
+failOnNetworkInsideTransactions();
 
 async function placedOrder(): Promise<string> {
   const orderId = randomUUID();

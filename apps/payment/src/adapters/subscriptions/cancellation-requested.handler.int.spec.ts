@@ -3,6 +3,7 @@
 // first stops the payment from ever being taken.
 import { createTestDatabase, waitForLockWaiter } from '@effectively-once/postgres/testing';
 import type { Kysely } from 'kysely';
+import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import { describe, expect, it } from 'vitest';
 import type { PaymentDatabase } from '../postgres/payment.database.js';
 import { paymentDatabaseMigrations } from '../postgres/payment.migrations.js';
@@ -31,6 +32,8 @@ import { handlePaymentAuthorization } from './payment-authorization.handler.js';
 import { handlePaymentRequested } from './payment-requested.handler.js';
 
 const testDb = await createTestDatabase<PaymentDatabase>(paymentDatabaseMigrations);
+// A network call inside processOnce's transaction fails the test (ADR 0012).
+failOnNetworkInsideTransactions();
 const { db } = testDb;
 const provider = await startPaymentProvider({ timeoutDelayMs: 30_000 });
 const client = createPaymentProviderClient({ baseUrl: provider.url, timeoutMs: 5_000 });

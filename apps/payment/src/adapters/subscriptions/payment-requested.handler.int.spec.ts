@@ -13,7 +13,7 @@ import {
   createPaymentProviderClient,
   type PaymentProvider,
 } from '../provider/payment-provider.client.js';
-import { failingAt } from '@effectively-once/service-kit/testing';
+import { failingAt, failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import { paymentRequested } from '../../testing/order-events.fixtures.js';
 import { markersOf, outboxEventsOf } from '../../testing/payment-database.inspect.js';
 import { startPaymentProvider } from '../../testing/payment-provider.harness.js';
@@ -26,6 +26,8 @@ import type { PaymentHandlerDeps } from './handler-deps.js';
 import { handlePaymentRequested } from './payment-requested.handler.js';
 
 const { db } = await createTestDatabase<PaymentDatabase>(paymentDatabaseMigrations);
+// A network call inside processOnce's transaction fails the test (ADR 0012).
+failOnNetworkInsideTransactions();
 // tok_timeout replies are held far longer than any client here waits.
 const provider = await startPaymentProvider({ timeoutDelayMs: 30_000 });
 const client = createPaymentProviderClient({ baseUrl: provider.url, timeoutMs: 5_000 });
