@@ -18,12 +18,16 @@ export {
 } from './consumer/consumer-settings.js';
 export {
   deliveryFactsOf,
-  MISTAKES,
   type DeliveryFacts,
-  type DeliveryProbe,
+  type DeliveryFlow,
+  type DeliveryHooks,
+  type DeliveryPoints,
+  type DeliveryRun,
   type DeliverySettled,
-  type Mistake,
-} from './consumer/delivery-probe.js';
+} from './consumer/delivery-hooks.js';
+// The failure lab's own parts, which it plugs in through the hooks above.
+export { ackBeforeCommit } from './lab/ack-before-commit.js';
+export { MISTAKES, type Mistake } from './lab/mistakes.js';
 export {
   FAULT_ACTIONS,
   FAULT_POINTS,
@@ -36,7 +40,7 @@ export {
   type ServiceFaultPoint,
 } from './faults/fault-points.js';
 export type { FaultsConfig } from './faults/fault-settings.js';
-export type { ConsumerHandler, HandleResult } from './consumer/handle-delivery.js';
+export type { ConsumerHandler, HandleResult } from './consumer/handler.js';
 export { traceIdOf } from './consumer/trace-id.js';
 export { createHttpServer, type FastifyZodInstance } from './http/create-http-server.js';
 export { registerHealthRoutes } from './http/health.routes.js';
@@ -59,6 +63,7 @@ export {
 export { DEFAULT_SHUTDOWN_TIMEOUT_MS, onShutdownSignal } from './shutdown.js';
 export { outgoingEvent } from './messaging/outgoing-event.js';
 export {
+  BlockedList,
   ParkedList,
   registerParkedMessageRoutes,
   ReplayedParked,

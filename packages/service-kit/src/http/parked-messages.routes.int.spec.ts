@@ -45,6 +45,7 @@ describe('parked-message routes', () => {
           type: event.type,
           streamName: stream,
           reason: 'Invalid OrderPlaced payload: items.0.quantity too small.',
+          supersededBy: null,
         },
       ],
     });
@@ -62,6 +63,43 @@ describe('parked-message routes', () => {
     expect(again.event.id).toBe(event.id);
     await again.ack();
     expect(await store.listParkedMessages(consumer)).toEqual([]);
+    await app.close();
+  });
+
+  it('given a parked message with one of its key behind it, lists that one as blocked by it', async () => {
+    // Given a consumer ordered by stream that parked the first of two messages of one stream
+    const consumer = uniqueName('ordered');
+    const stream = uniqueName('blocked');
+    await store.createSubscriptionGroup(consumer, {
+      filter: { kind: 'stream_prefix', prefixes: [stream] },
+      startFrom: 'start',
+      orderingKey: { source: { from: 'stream' }, supersedeParkedWith: [] },
+    });
+    const [first, second] = newEvents(2);
+    if (first === undefined || second === undefined) throw new Error('no events');
+    await store.appendToStream(stream, [first, second], { expectedRevision: 'no_stream' });
+    const subscription = store.subscribeToGroup(consumer);
+    await (await receive(subscription).next()).nack('park', 'poison');
+    const app = createHttpServer({ service: 'test', logger: false });
+    registerParkedMessageRoutes(app, { store, consumers: [consumer], adminToken });
+
+    // When an operator asks what is blocked
+    const blocked = await app.inject({ method: 'GET', url: '/admin/blocked', headers: bearer });
+
+    // Then the second waits for the parked first
+    expect(blocked.statusCode).toBe(200);
+    expect(blocked.json()).toEqual({
+      consumer,
+      blocked: [
+        {
+          eventId: second.id,
+          type: second.type,
+          orderingKey: stream,
+          blockedBy: { eventId: first.id, type: first.type, state: 'parked', notBefore: null },
+        },
+      ],
+    });
+    await subscription.close();
     await app.close();
   });
 

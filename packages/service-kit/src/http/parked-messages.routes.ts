@@ -18,6 +18,25 @@ export const ParkedList = z.object({
       type: z.string(),
       streamName: z.string(),
       reason: z.string().nullable(),
+      /** The later message of its ordering key that was let past it; it no longer blocks. */
+      supersededBy: z.object({ eventId: z.string(), type: z.string() }).nullable(),
+    }),
+  ),
+});
+/** GET /admin/blocked: messages waiting behind an earlier one of their ordering key. */
+export const BlockedList = z.object({
+  consumer: z.string(),
+  blocked: z.array(
+    z.object({
+      eventId: z.string(),
+      type: z.string(),
+      orderingKey: z.string(),
+      blockedBy: z.object({
+        eventId: z.string(),
+        type: z.string(),
+        state: z.enum(['queued', 'in_flight', 'retry_scheduled', 'parked']),
+        notBefore: z.string().nullable(),
+      }),
     }),
   ),
 });
@@ -34,7 +53,8 @@ const WhichConsumer = z.object({
 
 /**
  * GET /admin/parked lists a consumer's parked messages (ids, types and
- * reasons, never payloads); POST /admin/parked/replay makes them deliverable
+ * reasons, never payloads); GET /admin/blocked the messages waiting behind
+ * an earlier one of their ordering key; POST /admin/parked/replay makes them deliverable
  * again with their original ids. `?consumer=` picks one of the service's
  * consumers (the first by default). Nothing is registered without a token.
  *
@@ -72,11 +92,38 @@ export function registerParkedMessageRoutes(
       const parked = await store.listParkedMessages(consumer);
       return {
         consumer,
-        parked: parked.map(({ event, reason }) => ({
+        parked: parked.map(({ event, reason, supersededBy }) => ({
           eventId: event.id,
           type: event.type,
           streamName: event.streamName,
           reason: reason ?? null,
+          supersededBy:
+            supersededBy === undefined
+              ? null
+              : { eventId: supersededBy.eventId, type: supersededBy.eventType },
+        })),
+      };
+    },
+  );
+  app.get(
+    '/admin/blocked',
+    { schema: { querystring: WhichConsumer, response: { 200: BlockedList } } },
+    async (request) => {
+      authorizeAdmin(request, adminToken);
+      const consumer = pick(request.query.consumer);
+      const blocked = await store.listBlockedMessages(consumer);
+      return {
+        consumer,
+        blocked: blocked.map(({ event, orderingKey, blockedBy }) => ({
+          eventId: event.id,
+          type: event.type,
+          orderingKey,
+          blockedBy: {
+            eventId: blockedBy.eventId,
+            type: blockedBy.eventType,
+            state: blockedBy.state,
+            notBefore: blockedBy.notBefore?.toISOString() ?? null,
+          },
         })),
       };
     },
