@@ -9,6 +9,29 @@ const noDeepImports = {
   message: 'Import a workspace package by its name and exports, not by path.',
 };
 
+/** Shared packages never depend on deployable apps. */
+const noAppsInPackages = {
+  group: ['**/apps/**', '@effectively-once/*-service'],
+  message: 'packages/ must not import apps/.',
+};
+
+/**
+ * The pattern's core (processOnce, attemptOnce, handleDelivery) knows nothing
+ * of the failure lab: the lab plugs its mistakes and faults in through hooks
+ * (docs/adr/0011-the-lab-as-hooks-around-one-delivery-path.md).
+ */
+const noLabInCore = {
+  group: [
+    '**/mistakes',
+    '**/mistakes/**',
+    '**/lab/**',
+    '@effectively-once/idempotency/mistakes',
+    '@effectively-once/fault-injection',
+  ],
+  message:
+    'The core never imports the failure lab; the lab plugs in through ProcessingHooks / DeliveryHooks.',
+};
+
 const SERVICES = [
   'order',
   'inventory',
@@ -79,14 +102,20 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            noDeepImports,
-            {
-              group: ['**/apps/**', '@effectively-once/*-service'],
-              message: 'packages/ must not import apps/.',
-            },
-          ],
+          patterns: [noDeepImports, noAppsInPackages],
         },
+      ],
+    },
+  },
+  {
+    // The idempotency core and the consumer loop: no lab parts. The lab's own
+    // modules (the mistakes, service-kit's lab/) and tests that drive them may.
+    files: ['packages/idempotency/src/**/*.ts', 'packages/service-kit/src/consumer/**/*.ts'],
+    ignores: ['packages/idempotency/src/mistakes/**', '**/*.spec.ts', '**/*.fixtures.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [noDeepImports, noAppsInPackages, noLabInCore] },
       ],
     },
   },

@@ -77,7 +77,7 @@ const consumer = startConsumer({
   handle: handleReservation,
   metrics,
   log: app.log,
-  probe: lab,
+  hooks: lab,
   ...consumerSettings(config),
 });
 metrics.trackMarkerRows({
@@ -91,7 +91,7 @@ const demandConsumer = startConsumer({
   handle: handleDemand,
   metrics,
   log: app.log,
-  probe: lab,
+  hooks: lab,
   ...consumerSettings(config),
 });
 const relay = config.OUTBOX_RELAY

@@ -69,7 +69,7 @@ const workers = startWorkers({
   log: app.log,
   now,
   faults,
-  probe: lab,
+  hooks: lab,
   afterAppend: relayFaultPoint(lab),
   consumer: consumerSettings(config),
 });

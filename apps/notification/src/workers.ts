@@ -8,7 +8,7 @@ import { startOutboxRelay, type AfterAppend } from '@effectively-once/outbox';
 import {
   startConsumer,
   type ConsumerHandler,
-  type DeliveryProbe,
+  type DeliveryHooks,
   type FaultPoints,
   type ServiceMetrics,
 } from '@effectively-once/service-kit';
@@ -32,8 +32,8 @@ export interface WorkersDeps {
   now: () => Date;
   /** The failure lab's points; `noFaults` when absent (outside lab mode). */
   faults?: FaultPoints;
-  /** Lab mode: the delivery probe, the relay's fault point and the consumer tuning. */
-  probe?: DeliveryProbe | undefined;
+  /** Lab mode: the delivery hooks, the relay's fault point and the consumer tuning. */
+  hooks?: DeliveryHooks | undefined;
   afterAppend?: AfterAppend | undefined;
   consumer?: {
     concurrency?: number;
@@ -80,7 +80,7 @@ export function startWorkers(deps: WorkersDeps): Workers {
     handle: notificationEmailHandler(deps),
     metrics,
     log,
-    probe: deps.probe,
+    hooks: deps.hooks,
     ...deps.consumer,
   });
   metrics.trackMarkerRows({

@@ -56,7 +56,7 @@ registerConsumerOperationRoutes(app, {
 const consumer = startOrderSaga({
   deps,
   log: app.log,
-  probe: lab,
+  hooks: lab,
   settings: consumerSettings(config),
 });
 

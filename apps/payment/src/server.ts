@@ -76,7 +76,7 @@ const consumer = startConsumer({
   handle,
   metrics,
   log: app.log,
-  probe: lab,
+  hooks: lab,
   ...consumerSettings(config),
 });
 const relay = startOutboxRelay({

@@ -22,7 +22,7 @@ const SETTLEMENT_MESSAGES = [
 
 // The line's message, not its outcome, says what was done with the delivery:
 // in lab mode the redeliver fault hands back a delivery whose outcome is
-// `applied` (service-kit's probed-delivery).
+// `applied` (service-kit's delivery hooks).
 const SETTLEMENT_OF_MESSAGE: Readonly<
   Record<(typeof SETTLEMENT_MESSAGES)[number], DeliverySettlement>
 > = {

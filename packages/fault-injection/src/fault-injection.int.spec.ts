@@ -9,9 +9,12 @@ import {
   findMarker,
   idempotencyMigrations,
   processOnce,
-  withProcessingProbe,
+  retryableFailure,
+  withProcessingHooks,
   type IdempotencyTables,
 } from '@effectively-once/idempotency';
+import { MISTAKEN_ATTEMPTS } from '@effectively-once/idempotency/mistakes';
+import { recordingDelivery } from '@effectively-once/idempotency/testing';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readJournal } from './journal.repository.js';
@@ -70,11 +73,11 @@ async function release(holdId: string, then: 'continue' | 'fail'): Promise<numbe
   return Released.parse(response.json()).released;
 }
 
-/** One delivery through the probe, as startConsumer drives it, with processOnce inside. */
+/** One delivery through the lab's hooks, as startConsumer drives them, with processOnce inside. */
 async function deliver(input: { consumer: ReturnType<typeof consumerNamed>; orderId: string }) {
   const delivery = deliveryOf(input.consumer.name, { orderId: input.orderId });
-  await lab.beforeHandle(delivery);
-  const result = await withProcessingProbe(lab, () =>
+  await lab.onDelivery(delivery);
+  const result = await withProcessingHooks(lab, () =>
     processOnce({
       db,
       consumer: input.consumer,
@@ -82,7 +85,7 @@ async function deliver(input: { consumer: ReturnType<typeof consumerNamed>; orde
       work: () => Promise.resolve('tallied'),
     }),
   );
-  const next = await lab.afterHandled(delivery, result);
+  const next = await lab.afterCommit(delivery, result);
   await lab.settled(delivery, {
     action: next === 'ack' ? 'ack' : 'retry',
     outcome: result.outcome,
@@ -99,7 +102,7 @@ describe('holds', () => {
     await arm({ point: 'after-claim', action: 'hold', match: { consumer: consumer.name } });
 
     // When one call is held there and a rival (another pool, no lab) claims the same message
-    const held = withProcessingProbe(lab, () =>
+    const held = withProcessingHooks(lab, () =>
       processOnce({ db, consumer, message, work: () => Promise.resolve('first') }),
     );
     const hold = await waitForHold(message.id);
@@ -137,7 +140,7 @@ describe('holds', () => {
       match: { consumer: consumer.name },
       reason: 'the operator said no',
     });
-    const held = withProcessingProbe(lab, () =>
+    const held = withProcessingHooks(lab, () =>
       processOnce({ db, consumer, message, work: () => Promise.resolve('tallied') }),
     );
     const hold = await waitForHold(message.id);
@@ -160,7 +163,7 @@ describe('holds', () => {
       headers: BEARER,
       payload: { point: 'on-delivery', action: 'hold', times: 2 },
     });
-    const waiting = second.lab.beforeHandle(deliveryOf('closing-v1'));
+    const waiting = second.lab.onDelivery(deliveryOf('closing-v1'));
     await waitUntil(
       async () =>
         LabStatus.parse((await second.app.inject({ url: '/admin/lab', headers: BEARER })).json())
@@ -172,7 +175,7 @@ describe('holds', () => {
 
     // The held delivery goes on, and a delivery still draining meets no second hold
     expect(await waiting).toBe('process');
-    expect(await second.lab.beforeHandle(deliveryOf('closing-v1'))).toBe('process');
+    expect(await second.lab.onDelivery(deliveryOf('closing-v1'))).toBe('process');
   });
 });
 
@@ -191,7 +194,7 @@ describe('serialization-failure', () => {
     });
 
     // When it processes a message
-    const failure = await withProcessingProbe(lab, () =>
+    const failure = await withProcessingHooks(lab, () =>
       processOnce({ db, consumer, message, work: () => Promise.resolve('tallied') }),
     ).catch((error: unknown) => error);
 
@@ -252,9 +255,9 @@ describe('the consumer points', () => {
     });
 
     // The first delivery (retryCount 0) passes; the second one fails
-    expect(await lab.beforeHandle(deliveryOf('poison-v1', { orderId }))).toBe('process');
+    expect(await lab.onDelivery(deliveryOf('poison-v1', { orderId }))).toBe('process');
     const failure = await lab
-      .beforeHandle(deliveryOf('poison-v1', { orderId, retryCount: 1 }))
+      .onDelivery(deliveryOf('poison-v1', { orderId, retryCount: 1 }))
       .catch((error: unknown) => error);
 
     expect(failure).toMatchObject({ kind: 'retryable', reason: 'poison until disarmed' });
@@ -268,18 +271,18 @@ describe('the consumer points', () => {
       match: { messageId: delivery.messageId },
     });
 
-    expect(await lab.afterHandled(delivery, { outcome: 'applied', result: 1, attempts: 1 })).toBe(
+    expect(await lab.afterCommit(delivery, { outcome: 'applied', result: 1, attempts: 1 })).toBe(
       'redeliver',
     );
     expect(
-      await lab.afterHandled(delivery, { outcome: 'duplicate', detectedBy: 'marker', attempts: 1 }),
+      await lab.afterCommit(delivery, { outcome: 'duplicate', detectedBy: 'marker', attempts: 1 }),
     ).toBe('ack');
   });
 
   it('ties a service point to the delivery being handled, for its order and retry count', async () => {
     // Given a delivery being handled by the payment consumer, and a hold at the provider point
     const delivery = deliveryOf('payment-authorization-v1', { retryCount: 0 });
-    await lab.beforeHandle(delivery);
+    await lab.onDelivery(delivery);
     await arm({
       point: 'after-provider-authorized',
       action: 'fail',
@@ -358,10 +361,9 @@ describe('mistakes', () => {
     const restarted = await open();
 
     // Then it still reproduces them
-    expect(restarted.lab.markerMistake(tally)).toBe('check-then-act');
-    expect(restarted.lab.acksBeforeCommit(tally)).toBe(false);
-    expect(restarted.lab.markerMistake(acker)).toBeUndefined();
-    expect(restarted.lab.acksBeforeCommit(acker)).toBe(true);
+    expect(restarted.lab.attemptFor?.(tally)).toBe(MISTAKEN_ATTEMPTS['check-then-act']);
+    expect(restarted.lab.flowFor?.(deliveryOf(tally))).toBeUndefined();
+    expect(restarted.lab.attemptFor?.(acker)).toBeUndefined();
     const journaled = await readJournal(db, { limit: 1000 });
     expect(
       journaled.filter((entry) => entry.kind === 'mistake-set' && entry.consumer === tally),
@@ -371,17 +373,20 @@ describe('mistakes', () => {
     // And under ack-before-commit, the early ack is journaled when it happens,
     // then the handler's end (here a failure: the message is lost)
     const delivery = deliveryOf(acker);
-    await restarted.lab.ackedBeforeHandling(delivery);
-    await restarted.lab.settled(delivery, {
-      action: 'ack',
-      outcome: 'retryable_failure',
-      reason: 'lost',
+    const flow = restarted.lab.flowFor?.(delivery);
+    const broker = recordingDelivery(delivery.messageId);
+    const settled = await flow?.({
+      delivery: broker,
+      handle: () => Promise.reject(retryableFailure('lost')),
     });
+    expect(broker.settlements).toEqual(['ack']);
+    expect(settled).toMatchObject({ action: 'ack', outcome: 'retryable_failure', reason: 'lost' });
+    await restarted.lab.settled(delivery, settled!);
     expect(await readJournal(db, { orderId: delivery.orderId })).toEqual([
       expect.objectContaining({ kind: 'acked-before-commit', detail: {} }),
       expect.objectContaining({
         kind: 'handled',
-        detail: { outcome: 'retryable_failure', reason: 'lost' },
+        detail: { outcome: 'retryable_failure', reason: 'lost', attempts: 1 },
       }),
     ]);
   });

@@ -1,14 +1,18 @@
-// The laboratory seen from the code it watches: the consumer loop
-// (DeliveryProbe), processOnce (ProcessingProbe) and the services' own points
-// (FaultPoints). Every call is journaled, then meets the faults armed for it.
-import { MARKER_MISTAKES, type ProbeContext, type ProbePoint } from '@effectively-once/idempotency';
-import type {
-  DeliveryFacts,
-  DeliveryProbe,
-  FaultFacts,
-  FaultPoint,
-  FaultPoints,
-  ServiceFaultPoint,
+// The laboratory seen from the code it watches: one implementation of the
+// hooks of the delivery path (DeliveryHooks) and of processOnce
+// (ProcessingHooks), plus the services' own points (FaultPoints). Every call
+// is journaled, then meets the faults armed for it; a mistake switched on for
+// a consumer plugs its flow in.
+import type { PointContext, ProcessingPoint } from '@effectively-once/idempotency';
+import { MARKER_MISTAKES, MISTAKEN_ATTEMPTS } from '@effectively-once/idempotency/mistakes';
+import {
+  ackBeforeCommit,
+  type DeliveryFacts,
+  type DeliveryHooks,
+  type FaultFacts,
+  type FaultPoint,
+  type FaultPoints,
+  type ServiceFaultPoint,
 } from '@effectively-once/service-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
@@ -33,7 +37,7 @@ export interface Lab {
   mistakes: MistakeSwitches;
 }
 
-const STEP_AT: Record<ProbePoint, JournalKind> = {
+const STEP_AT: Record<ProcessingPoint, JournalKind> = {
   'before-claim': 'claiming',
   'after-claim': 'claimed',
   'after-business': 'business-done',
@@ -93,7 +97,7 @@ function inFlightDeliveries() {
   };
 }
 
-export function createLabProbe(lab: Lab): DeliveryProbe & FaultPoints {
+export function createLabProbe(lab: Lab): DeliveryHooks & FaultPoints {
   const { journal } = lab;
   const deliveries = inFlightDeliveries();
   const fire = async (
@@ -109,12 +113,18 @@ export function createLabProbe(lab: Lab): DeliveryProbe & FaultPoints {
     lab.mistakes.get(consumer) === 'ack-before-commit';
 
   return {
-    markerMistake(consumer) {
-      const mistake = lab.mistakes.get(consumer);
-      return MARKER_MISTAKES.find((known) => known === mistake);
+    attemptFor(consumer) {
+      const switched = lab.mistakes.get(consumer);
+      const mistake = MARKER_MISTAKES.find((known) => known === switched);
+      return mistake === undefined ? undefined : MISTAKEN_ATTEMPTS[mistake];
     },
-    acksBeforeCommit,
-    async beforeHandle(delivery) {
+    flowFor(delivery) {
+      if (!acksBeforeCommit(delivery.consumer)) return undefined;
+      return ackBeforeCommit({
+        acked: () => journal.write('acked-before-commit', factsOf(delivery)),
+      });
+    },
+    async onDelivery(delivery) {
       // processOnce asks for the switch synchronously: have it fresh.
       await lab.mistakes.refresh();
       deliveries.start(delivery);
@@ -124,7 +134,7 @@ export function createLabProbe(lab: Lab): DeliveryProbe & FaultPoints {
       await journal.write('postponed', facts);
       return 'postpone';
     },
-    async reached(point: ProbePoint, context: ProbeContext) {
+    async reached(point: ProcessingPoint, context: PointContext) {
       const facts = deliveries.complete({
         consumer: context.consumer,
         messageId: context.message.id,
@@ -133,7 +143,7 @@ export function createLabProbe(lab: Lab): DeliveryProbe & FaultPoints {
       await journal.write(STEP_AT[point], facts, { attempt: context.attempt });
       await fire(point, facts, { trx: context.trx, attempt: context.attempt });
     },
-    async afterHandled(delivery, result) {
+    async afterCommit(delivery, result) {
       const facts = factsOf(delivery);
       await journal.write('handled', facts, {
         outcome: result.outcome,
@@ -141,13 +151,10 @@ export function createLabProbe(lab: Lab): DeliveryProbe & FaultPoints {
       });
       return (await fire('after-commit-before-ack', facts)) === 'redeliver' ? 'redeliver' : 'ack';
     },
-    async ackedBeforeHandling(delivery) {
-      await journal.write('acked-before-commit', factsOf(delivery));
-    },
     async settled(delivery, settlement) {
       deliveries.end(delivery);
       // Under ack-before-commit the acknowledgment was journaled when it
-      // happened (ackedBeforeHandling); what is left to tell is the handler's end.
+      // happened (the flow's `acked`); what is left to tell is the handler's end.
       const kind: JournalKind =
         settlement.action === 'ack'
           ? acksBeforeCommit(delivery.consumer)

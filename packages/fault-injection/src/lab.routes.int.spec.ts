@@ -2,6 +2,7 @@
 // the token guards every route, faults are armed and listed with their
 // remaining hits, an action at the wrong point is refused, and without lab
 // mode the routes (and the lab tables) do not exist.
+import { MISTAKEN_ATTEMPTS } from '@effectively-once/idempotency/mistakes';
 import { createHttpServer } from '@effectively-once/service-kit';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { sql } from 'kysely';
@@ -31,7 +32,7 @@ describe('/admin/lab', () => {
     expect(missing.json()).toMatchObject({ code: 'LAB_TOKEN_REQUIRED', status: 401 });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toMatchObject({ code: 'LAB_TOKEN_INVALID' });
-    expect(lab.acksBeforeCommit('anyone-v1')).toBe(false);
+    expect(lab.flowFor?.(deliveryOf('anyone-v1'))).toBeUndefined();
   });
 
   it('arms a fault (201), lists it with its remaining hits, and disarms it on DELETE', async () => {
@@ -53,10 +54,10 @@ describe('/admin/lab', () => {
       times: 2,
       remaining: 2,
     });
-    expect(await lab.beforeHandle(deliveryOf('routes-v1', { orderId: 'another-order' }))).toBe(
+    expect(await lab.onDelivery(deliveryOf('routes-v1', { orderId: 'another-order' }))).toBe(
       'process',
     );
-    expect(await lab.beforeHandle(deliveryOf('routes-v1', { orderId }))).toBe('postpone');
+    expect(await lab.onDelivery(deliveryOf('routes-v1', { orderId }))).toBe('postpone');
     const status = LabStatus.parse(
       (await app.inject({ url: '/admin/lab', headers: BEARER })).json(),
     );
@@ -73,7 +74,7 @@ describe('/admin/lab', () => {
 
     // Then the fault no longer fires
     expect(Disarmed.parse(disarmed.json())).toEqual({ disarmed: 1, released: 0 });
-    expect(await lab.beforeHandle(deliveryOf('routes-v1', { orderId }))).toBe('process');
+    expect(await lab.onDelivery(deliveryOf('routes-v1', { orderId }))).toBe('process');
   });
 
   it('disarms one fault by id (204) and leaves the others armed; an unknown id is a 404', async () => {
@@ -108,10 +109,10 @@ describe('/admin/lab', () => {
     expect(disarmed.statusCode).toBe(204);
     expect(again.statusCode).toBe(404);
     expect(again.json()).toMatchObject({ code: 'FAULT_NOT_FOUND' });
-    expect(await lab.beforeHandle(deliveryOf('routes-v1', { orderId: 'routes-order-2' }))).toBe(
+    expect(await lab.onDelivery(deliveryOf('routes-v1', { orderId: 'routes-order-2' }))).toBe(
       'process',
     );
-    expect(await lab.beforeHandle(deliveryOf('routes-v1', { orderId: 'routes-order-3' }))).toBe(
+    expect(await lab.onDelivery(deliveryOf('routes-v1', { orderId: 'routes-order-3' }))).toBe(
       'postpone',
     );
   });
@@ -158,7 +159,7 @@ describe('/admin/lab', () => {
       payload: { mistake: 'in-memory-cache' },
     });
     expect(MistakeMap.parse(on.json())).toEqual({ 'routes-tally-v1': 'in-memory-cache' });
-    expect(lab.markerMistake('routes-tally-v1')).toBe('in-memory-cache');
+    expect(lab.attemptFor?.('routes-tally-v1')).toBe(MISTAKEN_ATTEMPTS['in-memory-cache']);
 
     const off = await app.inject({
       method: 'PUT',
@@ -167,7 +168,7 @@ describe('/admin/lab', () => {
       payload: { mistake: null },
     });
     expect(off.json()).toEqual({});
-    expect(lab.markerMistake('routes-tally-v1')).toBeUndefined();
+    expect(lab.attemptFor?.('routes-tally-v1')).toBeUndefined();
 
     const unknown = await app.inject({
       method: 'PUT',
@@ -192,8 +193,8 @@ describe('/admin/lab', () => {
 
   it('serves the journal of one order after a given id', async () => {
     const delivery = deliveryOf('routes-journal-v1');
-    await lab.beforeHandle(delivery);
-    await lab.afterHandled(delivery, { outcome: 'ignored' });
+    await lab.onDelivery(delivery);
+    await lab.afterCommit(delivery, { outcome: 'ignored' });
     await lab.settled(delivery, { action: 'ack', outcome: 'ignored' });
 
     const all = JournalPage.parse(

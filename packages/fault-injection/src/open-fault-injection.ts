@@ -1,9 +1,9 @@
 // Lab mode's one entry point: a service calls it at start and, when
-// FAULTS_ENABLED=true, gets the probe to hand to its consumer, the fault points
+// FAULTS_ENABLED=true, gets the hooks to hand to its consumer, the fault points
 // to hand to its adapters, and the /admin/lab routes.
 import {
   ProblemError,
-  type DeliveryProbe,
+  type DeliveryHooks,
   type FastifyZodInstance,
   type FaultPoints,
   type ServiceConfig,
@@ -21,7 +21,7 @@ import { countLockWaits } from './lock-waits.js';
 import { migrateLab } from './migrate-lab.js';
 import { openMistakeSwitches } from './mistake-switches.js';
 
-export interface FaultInjection extends DeliveryProbe, FaultPoints {
+export interface FaultInjection extends DeliveryHooks, FaultPoints {
   /** /admin/lab and below, behind `Authorization: Bearer <FAULTS_TOKEN>`. */
   registerRoutes(app: FastifyZodInstance): void;
   /** Disarms every fault and releases every hold with `continue`, so that closing the consumers does not wait forever. */
@@ -87,7 +87,7 @@ function controlOf(lab: Lab): LabControl {
  * @example
  * const lab = await openFaultInjection({ service: config.service, config: config.faults, db, log: app.log });
  * lab?.registerRoutes(app);
- * startConsumer({ ...input, probe: lab });
+ * startConsumer({ ...input, hooks: lab });
  */
 export async function openFaultInjection<Database>(input: {
   service: string;
@@ -118,7 +118,7 @@ export async function openFaultInjection<Database>(input: {
     'lab mode is on: /admin/lab can crash, hold and break this process on purpose',
   );
   // Each delivery re-reads the switches before processOnce asks for them; the
-  // timer also covers acksBeforeCommit, which the loop asks before that, and
+  // timer also covers flowFor, which the delivery path asks before that, and
   // an idle process.
   const refresher = setInterval(() => void lab.mistakes.refresh(), MISTAKE_REFRESH_MS);
   refresher.unref();

@@ -3,9 +3,14 @@ import { claimMessage } from './claim.js';
 import type { Consumer } from './consumer.js';
 import { runInsideTransaction } from './inside-transaction.js';
 import type { MessageRef } from './message.js';
-import type { Reach } from './probe/reach.js';
-import type { UnitOfWork } from './process-once.js';
+import type { Reach } from './hooks/points.js';
 import { markerView, type IdempotencyTables } from './processed-message.table.js';
+
+/** The caller's business change; it runs only in a transaction that owns the claim. */
+export type UnitOfWork<Database, Result> = (
+  trx: Transaction<Database>,
+  message: MessageRef,
+) => Promise<Result>;
 
 export type AttemptResult<Result> =
   { outcome: 'applied'; result: Result } | { outcome: 'duplicate'; detectedBy: 'marker' };
@@ -18,17 +23,26 @@ export interface Attempt<Database extends IdempotencyTables, Result> {
   work: UnitOfWork<Database, Result>;
   /** Records how long the guarding statement took: the claim, or a mistake's check. */
   timeClaim: (ms: number) => void;
-  /** Present only when a processing probe is active (the failure laboratory). */
+  /** Present only when processing hooks are active (the failure laboratory). */
   reach?: Reach<Database> | undefined;
 }
 
-/** An attempt in the lab: the probe is there, and a mistaken flow calls it where it breaks. */
-export interface ProbedAttempt<Database extends IdempotencyTables, Result> extends Attempt<
+/** An attempt under hooks: they are there, and a flow calls them where it breaks. */
+export interface HookedAttempt<Database extends IdempotencyTables, Result> extends Attempt<
   Database,
   Result
 > {
   reach: Reach<Database>;
 }
+
+/**
+ * A whole-transaction attempt flow. `attemptOnce` is the correct one; hooks
+ * may plug in another for a consumer (the lab's teaching mistakes, in
+ * `./mistakes`), which processOnce runs without importing it.
+ */
+export type AttemptStrategy = <Database extends IdempotencyTables, Result>(
+  attempt: HookedAttempt<Database, Result>,
+) => Promise<AttemptResult<Result>>;
 
 export const DUPLICATE_BY_MARKER = { outcome: 'duplicate', detectedBy: 'marker' } as const;
 
@@ -51,7 +65,7 @@ export async function attemptOnce<Database extends IdempotencyTables, Result>(
 ): Promise<AttemptResult<Result>> {
   const { message, work, reach } = attempt;
   return inTransaction(attempt, async (trx) => {
-    // Each probe call is guarded so that outside the lab no extra await runs.
+    // Each hook call is guarded so that outside the lab no extra await runs.
     if (reach !== undefined) await reach('before-claim', trx);
     const claimStartedAt = performance.now();
     const owned = await claimMessage(markerView(trx), markerName, message.id);

@@ -33,16 +33,14 @@ export {
   type BatchOutcome,
   type ProcessBatchOnceOptions,
 } from './process-batch-once.js';
+export type { Attempt, AttemptResult, AttemptStrategy, HookedAttempt } from './attempt-once.js';
+export { PROCESSING_POINTS, type ProcessingPoint, type Reach } from './hooks/points.js';
 export {
-  activeProcessingProbe,
-  MARKER_MISTAKES,
-  PROBE_POINTS,
-  withProcessingProbe,
-  type MarkerMistake,
-  type ProbeContext,
-  type ProbePoint,
-  type ProcessingProbe,
-} from './probe/processing-probe.js';
+  activeProcessingHooks,
+  withProcessingHooks,
+  type PointContext,
+  type ProcessingHooks,
+} from './hooks/processing-hooks.js';
 export {
   processOnce,
   type ProcessOnceOptions,

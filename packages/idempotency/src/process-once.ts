@@ -1,20 +1,15 @@
-import type { Kysely, Transaction } from 'kysely';
-import { attemptOnce, type Attempt, type AttemptResult } from './attempt-once.js';
+import type { Kysely } from 'kysely';
+import { attemptOnce, type Attempt, type AttemptResult, type UnitOfWork } from './attempt-once.js';
 import type { Consumer } from './consumer.js';
 import { toConsumerFailure } from './consumer-failure.js';
+import { activeProcessingHooks } from './hooks/processing-hooks.js';
+import { reachFor } from './hooks/reach.js';
 import { assertMessageRef, type MessageRef } from './message.js';
 import { notify, type Outcome, type OutcomeListener } from './outcome.js';
-import { MISTAKEN_ATTEMPTS } from './mistakes/index.js';
-import { activeProcessingProbe } from './probe/processing-probe.js';
-import { reachFor } from './probe/reach.js';
 import type { IdempotencyTables } from './processed-message.table.js';
 import { runWithTransactionRetry } from './transaction-retry.js';
 
-/** The caller's business change; it runs only in a transaction that owns the claim. */
-export type UnitOfWork<Database, Result> = (
-  trx: Transaction<Database>,
-  message: MessageRef,
-) => Promise<Result>;
+export type { UnitOfWork } from './attempt-once.js';
 
 export type ProcessResult<Result> =
   | { outcome: 'applied'; result: Result; attempts: number }
@@ -39,9 +34,9 @@ export interface ProcessOnceOptions<Database extends IdempotencyTables, Result> 
 const DEFAULT_CLAIM_WAIT_THRESHOLD_MS = 20;
 
 /**
- * The attempt to run, given its number: today's correct path, unchanged when
- * no probe is active; in the lab, the same path telling the probe where it is,
- * or the flow of the mistake switched on for this consumer.
+ * The attempt to run, given its number: the correct path, unchanged when no
+ * hooks are active; under hooks, the same path telling them where it is, or
+ * the flow they chose for this consumer (the lab's teaching mistakes).
  */
 function chooseAttempt<Database extends IdempotencyTables, Result>(
   options: ProcessOnceOptions<Database, Result>,
@@ -49,14 +44,13 @@ function chooseAttempt<Database extends IdempotencyTables, Result>(
 ): (attemptNumber: number) => Promise<AttemptResult<Result>> {
   const { db, consumer, message, work } = options;
   const attempt: Attempt<Database, Result> = { db, consumer, message, work, timeClaim };
-  const probe = activeProcessingProbe();
-  if (probe === undefined) return () => attemptOnce(attempt);
-  // Read once per call: a switch flipped mid-retry does not change the flow.
-  const mistake = probe.markerMistake(consumer.name);
+  const hooks = activeProcessingHooks();
+  if (hooks === undefined) return () => attemptOnce(attempt);
+  // Asked once per call: a switch flipped mid-retry does not change the flow.
+  const flow = hooks.attemptFor?.(consumer.name) ?? attemptOnce;
   return (attemptNumber) => {
     const at = { consumer: consumer.name, message, attempt: attemptNumber };
-    const probed = { ...attempt, reach: reachFor<Database>(probe, at) };
-    return mistake === undefined ? attemptOnce(probed) : MISTAKEN_ATTEMPTS[mistake](probed);
+    return flow({ ...attempt, reach: reachFor<Database>(hooks, at) });
   };
 }
 
@@ -71,9 +65,9 @@ function chooseAttempt<Database extends IdempotencyTables, Result>(
  * a {@link ConsumerFailure}, retryable or terminal. Acknowledge the delivery
  * only after this resolves (see `settleDelivery`).
  *
- * In the failure laboratory a probe installed with `withProcessingProbe` hears
- * each point (before-claim, after-claim, after-business) and may switch one of
- * the teaching mistakes on for this consumer; without a probe none of it runs.
+ * Hooks installed with `withProcessingHooks` (the failure laboratory) hear
+ * each point (before-claim, after-claim, after-business) and may choose the
+ * attempt flow for this consumer; without hooks none of it runs.
  *
  * @example
  * const result = await processOnce({

@@ -4,7 +4,7 @@
 import {
   defineConsumer,
   processOnce,
-  withProcessingProbe,
+  withProcessingHooks,
   type IdempotencyTables,
 } from '@effectively-once/idempotency';
 import { connect } from '@effectively-once/postgres';
@@ -39,7 +39,7 @@ const armed = await app.inject({
   payload: { point: 'after-business', action: 'crash', match: { consumer: consumer.name } },
 });
 app.log.info({ status: armed.statusCode }, 'crash armed');
-await withProcessingProbe(lab, () =>
+await withProcessingHooks(lab, () =>
   processOnce({
     db,
     consumer,

@@ -1,28 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { recordingProbe } from '../testing/recording-probe.js';
-import { activeProcessingProbe, withProcessingProbe } from './processing-probe.js';
+import { recordingHooks } from '../testing/recording-hooks.js';
+import { activeProcessingHooks, withProcessingHooks } from './processing-hooks.js';
 
-describe('withProcessingProbe', () => {
-  it('makes the probe active for the whole call chain, awaits included, and only there', async () => {
-    // Given a probe
-    const probe = recordingProbe();
-    // When code runs inside withProcessingProbe, across awaits
-    const seen = await withProcessingProbe(probe, async () => {
+describe('withProcessingHooks', () => {
+  it('makes the hooks active for the whole call chain, awaits included, and only there', async () => {
+    // Given hooks
+    const hooks = recordingHooks();
+    // When code runs inside withProcessingHooks, across awaits
+    const seen = await withProcessingHooks(hooks, async () => {
       await Promise.resolve();
-      return activeProcessingProbe();
+      return activeProcessingHooks();
     });
-    // Then it saw the probe, and nothing outside did
-    expect(seen).toBe(probe);
-    expect(activeProcessingProbe()).toBeUndefined();
+    // Then it saw the hooks, and nothing outside did
+    expect(seen).toBe(hooks);
+    expect(activeProcessingHooks()).toBeUndefined();
   });
 
   it('keeps concurrent call chains apart', async () => {
-    // Given two probes, each installed around its own concurrent chain
-    const [a, b] = [recordingProbe(), recordingProbe()];
-    const seenBy = (probe: typeof a) =>
-      withProcessingProbe(probe, async () => {
+    // Given two sets of hooks, each installed around its own concurrent chain
+    const [a, b] = [recordingHooks(), recordingHooks()];
+    const seenBy = (hooks: typeof a) =>
+      withProcessingHooks(hooks, async () => {
         await new Promise<void>((resolve) => setImmediate(resolve));
-        return activeProcessingProbe();
+        return activeProcessingHooks();
       });
     // When both run interleaved
     const [seenA, seenB] = await Promise.all([seenBy(a), seenBy(b)]);
@@ -31,14 +31,14 @@ describe('withProcessingProbe', () => {
     expect(seenB).toBe(b);
   });
 
-  it('with undefined inside a probed chain runs without a probe', async () => {
-    // Given a probed chain
-    const probe = recordingProbe();
+  it('with undefined inside a hooked chain runs without hooks', async () => {
+    // Given a hooked chain
+    const hooks = recordingHooks();
     // When part of it runs with undefined
-    const seen = await withProcessingProbe(probe, () =>
-      withProcessingProbe(undefined, () => Promise.resolve(activeProcessingProbe())),
+    const seen = await withProcessingHooks(hooks, () =>
+      withProcessingHooks(undefined, () => Promise.resolve(activeProcessingHooks())),
     );
-    // Then that part sees no probe
+    // Then that part sees no hooks
     expect(seen).toBeUndefined();
   });
 });

@@ -1,15 +1,10 @@
 import type { Transaction } from 'kysely';
 import type { MessageRef } from '../message.js';
-import type { ProbePoint, ProcessingProbe } from './processing-probe.js';
-
-/** Tells the active probe that this attempt reached `point`, in `trx` if one is open. */
-export type Reach<Database> = (
-  point: ProbePoint,
-  trx: Transaction<Database> | undefined,
-) => Promise<void>;
+import type { Reach } from './points.js';
+import type { ProcessingHooks } from './processing-hooks.js';
 
 /**
- * A probe sees the transaction without the service's tables: it only runs its
+ * Hooks see the transaction without the service's tables: they only run their
  * own statements in it. Kysely's types are invariant in the database type, so
  * this widening is spelled out once, here (as `markerView` does for markers).
  */
@@ -18,11 +13,11 @@ function withoutTables(trx: unknown): unknown {
   return trx;
 }
 
-/** Binds a probe to one attempt of one message, so the flows pass only the point and the transaction. */
+/** Binds the hooks to one attempt of one message, so the flows pass only the point and the transaction. */
 export function reachFor<Database>(
-  probe: ProcessingProbe,
+  hooks: ProcessingHooks,
   at: { consumer: string; message: MessageRef; attempt: number },
 ): Reach<Database> {
   return (point, trx) =>
-    probe.reached(point, { ...at, trx: trx === undefined ? undefined : withoutTables(trx) });
+    hooks.reached(point, { ...at, trx: trx === undefined ? undefined : withoutTables(trx) });
 }

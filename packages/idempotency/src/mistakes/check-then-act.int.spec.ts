@@ -3,10 +3,10 @@
 // until the other has arrived there too.
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { describe, expect, it } from 'vitest';
-import { withProcessingProbe, type MarkerMistake } from '../probe/processing-probe.js';
+import { withProcessingHooks } from '../hooks/processing-hooks.js';
+import type { MarkerMistake } from './index.js';
 import { processOnce } from '../process-once.js';
 import { markerCount } from '../testing/consumer-check.js';
-import { recordingProbe } from '../testing/recording-probe.js';
 import {
   barrier,
   bump,
@@ -15,6 +15,7 @@ import {
   type TallyDatabase,
   tallyMigrations,
   tallyOf,
+  labHooks,
 } from './tally.fixtures.js';
 
 const testDb = await createTestDatabase<TallyDatabase>(tallyMigrations);
@@ -27,13 +28,13 @@ const instances = ['instance-a', 'instance-b'].map((applicationName) =>
 async function concurrentDeliveries(mistake: MarkerMistake | undefined) {
   const message = newMessage();
   const bothAtClaim = barrier(2);
-  const probe = recordingProbe({
+  const probe = labHooks({
     mistakes: mistake === undefined ? {} : { [consumer.name]: mistake },
     onReached: (point) => (point === 'before-claim' ? bothAtClaim.arrive() : Promise.resolve()),
   });
   const results = await Promise.all(
     instances.map((instance) =>
-      withProcessingProbe(probe, () =>
+      withProcessingHooks(probe, () =>
         processOnce({ db: instance, consumer, message, work: bump(message.id) }),
       ),
     ),

@@ -9,14 +9,14 @@ import {
   DUPLICATE_BY_MARKER,
   inTransaction,
   type AttemptResult,
-  type ProbedAttempt,
+  type HookedAttempt,
 } from '../attempt-once.js';
 import { claimMessage } from '../claim.js';
 import { findMarker } from '../markers.js';
 import { markerView, type IdempotencyTables } from '../processed-message.table.js';
 
 export function checkThenAct<Database extends IdempotencyTables, Result>(
-  attempt: ProbedAttempt<Database, Result>,
+  attempt: HookedAttempt<Database, Result>,
 ): Promise<AttemptResult<Result>> {
   const { consumer, message, work, reach } = attempt;
   return inTransaction(attempt, async (trx) => {

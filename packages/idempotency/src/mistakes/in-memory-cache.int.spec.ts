@@ -2,10 +2,8 @@
 // lost, the process restarts and the broker delivers the message again.
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MarkerMistake } from '../probe/processing-probe.js';
 import { markerCount } from '../testing/consumer-check.js';
-import { forgetInMemoryMarkers } from '../testing/index.js';
-import { recordingProbe } from '../testing/recording-probe.js';
+import { forgetInMemoryMarkers, type MarkerMistake } from './index.js';
 import {
   bump,
   deliver,
@@ -14,6 +12,7 @@ import {
   type TallyDatabase,
   tallyMigrations,
   tallyOf,
+  labHooks,
 } from './tally.fixtures.js';
 
 const { db } = await createTestDatabase<TallyDatabase>(tallyMigrations);
@@ -22,7 +21,7 @@ afterEach(forgetInMemoryMarkers);
 
 async function ackLostThenRestart(mistake: MarkerMistake | undefined) {
   const message = newMessage();
-  const probe = recordingProbe({
+  const probe = labHooks({
     mistakes: mistake === undefined ? {} : { [consumer.name]: mistake },
   });
   const options = { db, consumer, message, work: bump(message.id) };

@@ -8,7 +8,7 @@ import {
   DUPLICATE_BY_MARKER,
   inTransaction,
   type AttemptResult,
-  type ProbedAttempt,
+  type HookedAttempt,
 } from '../attempt-once.js';
 import type { IdempotencyTables } from '../processed-message.table.js';
 
@@ -20,7 +20,7 @@ export function forgetInMemoryMarkers(): void {
 }
 
 export async function inMemoryCache<Database extends IdempotencyTables, Result>(
-  attempt: ProbedAttempt<Database, Result>,
+  attempt: HookedAttempt<Database, Result>,
 ): Promise<AttemptResult<Result>> {
   const { consumer, message, work } = attempt;
   const key = `${consumer.name}\u0000${message.id}`;

@@ -2,9 +2,8 @@
 // after-business (where the lab crashes it), then the message is delivered again.
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { describe, expect, it } from 'vitest';
-import type { MarkerMistake } from '../probe/processing-probe.js';
+import type { MarkerMistake } from './index.js';
 import { markerCount } from '../testing/consumer-check.js';
-import { recordingProbe } from '../testing/recording-probe.js';
 import {
   bump,
   deliver,
@@ -14,6 +13,7 @@ import {
   type TallyDatabase,
   tallyMigrations,
   tallyOf,
+  labHooks,
 } from './tally.fixtures.js';
 
 const { db } = await createTestDatabase<TallyDatabase>(tallyMigrations);
@@ -21,7 +21,7 @@ const { db } = await createTestDatabase<TallyDatabase>(tallyMigrations);
 async function failAfterBusinessThenRedeliver(mistake: MarkerMistake | undefined) {
   const message = newMessage();
   const mistakes = mistake === undefined ? {} : { [consumer.name]: mistake };
-  const crashing = recordingProbe({ mistakes, onReached: failAt('after-business') });
+  const crashing = labHooks({ mistakes, onReached: failAt('after-business') });
   const failed = await deliver(crashing, { db, consumer, message, work: bump(message.id) }).catch(
     (error: unknown) => error,
   );
@@ -29,7 +29,7 @@ async function failAfterBusinessThenRedeliver(mistake: MarkerMistake | undefined
     tally: await tallyOf(db, message.id),
     markers: await markerCount(db, consumer.name, message.id),
   };
-  const redelivered = await deliver(recordingProbe({ mistakes }), {
+  const redelivered = await deliver(labHooks({ mistakes }), {
     db,
     consumer,
     message,

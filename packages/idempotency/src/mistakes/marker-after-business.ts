@@ -8,14 +8,14 @@ import {
   DUPLICATE_BY_MARKER,
   inTransaction,
   type AttemptResult,
-  type ProbedAttempt,
+  type HookedAttempt,
 } from '../attempt-once.js';
 import { claimMessage } from '../claim.js';
 import { findMarker } from '../markers.js';
 import { markerView, type IdempotencyTables } from '../processed-message.table.js';
 
 export async function markerAfterBusiness<Database extends IdempotencyTables, Result>(
-  attempt: ProbedAttempt<Database, Result>,
+  attempt: HookedAttempt<Database, Result>,
 ): Promise<AttemptResult<Result>> {
   const { consumer, message, work, reach } = attempt;
   const done = await inTransaction(attempt, async (trx): Promise<AttemptResult<Result>> => {

@@ -3,9 +3,8 @@
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { describe, expect, it } from 'vitest';
 import type { OutcomeReport } from '../outcome.js';
-import type { MarkerMistake } from '../probe/processing-probe.js';
+import type { MarkerMistake } from './index.js';
 import { markerCount } from '../testing/consumer-check.js';
-import { recordingProbe } from '../testing/recording-probe.js';
 import {
   bump,
   deliver,
@@ -14,13 +13,14 @@ import {
   type TallyDatabase,
   tallyMigrations,
   tallyOf,
+  labHooks,
 } from './tally.fixtures.js';
 
 const { db } = await createTestDatabase<TallyDatabase>(tallyMigrations);
 
 async function failThenRedeliver(mistake: MarkerMistake | undefined) {
   const message = newMessage();
-  const probe = recordingProbe({
+  const probe = labHooks({
     mistakes: mistake === undefined ? {} : { [consumer.name]: mistake },
   });
   const reports: OutcomeReport[] = [];

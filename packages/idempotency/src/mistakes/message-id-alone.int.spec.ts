@@ -3,9 +3,8 @@
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { describe, expect, it } from 'vitest';
 import { defineConsumer } from '../consumer.js';
-import type { MarkerMistake } from '../probe/processing-probe.js';
+import type { MarkerMistake } from './index.js';
 import { markerCount } from '../testing/consumer-check.js';
-import { recordingProbe } from '../testing/recording-probe.js';
 import { SHARED_MARKER_NAME } from './message-id-alone.js';
 import {
   bump,
@@ -15,6 +14,7 @@ import {
   type TallyDatabase,
   tallyMigrations,
   tallyOf,
+  labHooks,
 } from './tally.fixtures.js';
 
 const { db } = await createTestDatabase<TallyDatabase>(tallyMigrations);
@@ -24,7 +24,7 @@ async function oneEventTwoConsumers(mistake: MarkerMistake | undefined) {
   const message = newMessage();
   const mistakes =
     mistake === undefined ? {} : { [tallyConsumer.name]: mistake, [auditConsumer.name]: mistake };
-  const probe = recordingProbe({ mistakes });
+  const probe = labHooks({ mistakes });
   const outcomes = [];
   for (const consumer of [tallyConsumer, auditConsumer]) {
     const work = bump(`${consumer.name}:${message.id}`);

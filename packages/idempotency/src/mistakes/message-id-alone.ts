@@ -5,14 +5,14 @@
 // claims first suppresses the others, which acknowledge a "duplicate" they
 // never applied. No crash is needed.
 // Lab scenario: one-event-two-consumers. Correct path: ../attempt-once.ts.
-import { attemptOnce, type AttemptResult, type ProbedAttempt } from '../attempt-once.js';
+import { attemptOnce, type AttemptResult, type HookedAttempt } from '../attempt-once.js';
 import type { IdempotencyTables } from '../processed-message.table.js';
 
 /** The one marker name every consumer of the database shares under this mistake. */
 export const SHARED_MARKER_NAME = '*';
 
 export function messageIdAlone<Database extends IdempotencyTables, Result>(
-  attempt: ProbedAttempt<Database, Result>,
+  attempt: HookedAttempt<Database, Result>,
 ): Promise<AttemptResult<Result>> {
   return attemptOnce(attempt, SHARED_MARKER_NAME);
 }

@@ -4,10 +4,8 @@
 import { hostname } from 'node:os';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MarkerMistake } from '../probe/processing-probe.js';
 import { markerCount } from '../testing/consumer-check.js';
-import { setInstanceIdForTesting } from '../testing/index.js';
-import { recordingProbe } from '../testing/recording-probe.js';
+import { setInstanceIdForTesting, type MarkerMistake } from './index.js';
 import {
   bump,
   deliver,
@@ -16,6 +14,7 @@ import {
   type TallyDatabase,
   tallyMigrations,
   tallyOf,
+  labHooks,
 } from './tally.fixtures.js';
 
 const { db } = await createTestDatabase<TallyDatabase>(tallyMigrations);
@@ -24,7 +23,7 @@ afterEach(() => setInstanceIdForTesting(undefined));
 
 async function redeliveredToAnotherInstance(mistake: MarkerMistake | undefined) {
   const message = newMessage();
-  const probe = recordingProbe({
+  const probe = labHooks({
     mistakes: mistake === undefined ? {} : { [consumer.name]: mistake },
   });
   const options = { db, consumer, message, work: bump(message.id) };
@@ -53,7 +52,7 @@ describe('per-instance-consumer-name', () => {
 
   it('outside tests the instance is this host and process id', async () => {
     const message = newMessage();
-    const probe = recordingProbe({ mistakes: { [consumer.name]: 'per-instance-consumer-name' } });
+    const probe = labHooks({ mistakes: { [consumer.name]: 'per-instance-consumer-name' } });
 
     await deliver(probe, { db, consumer, message, work: bump(message.id) });
 

@@ -6,7 +6,7 @@
 // again. defineConsumer refuses such names; this flow builds one at run time.
 // Lab scenario: crash-before-ack. Correct path: ../attempt-once.ts.
 import { hostname } from 'node:os';
-import { attemptOnce, type AttemptResult, type ProbedAttempt } from '../attempt-once.js';
+import { attemptOnce, type AttemptResult, type HookedAttempt } from '../attempt-once.js';
 import type { IdempotencyTables } from '../processed-message.table.js';
 
 const thisInstance = (): string => `${hostname()}-${String(process.pid)}`;
@@ -18,7 +18,7 @@ export function setInstanceIdForTesting(id: string | undefined): void {
 }
 
 export function perInstanceConsumerName<Database extends IdempotencyTables, Result>(
-  attempt: ProbedAttempt<Database, Result>,
+  attempt: HookedAttempt<Database, Result>,
 ): Promise<AttemptResult<Result>> {
   return attemptOnce(attempt, `${attempt.consumer.name}@${instanceId()}`);
 }

@@ -7,11 +7,12 @@ import type { Kysely } from 'kysely';
 import { defineConsumer } from '../consumer.js';
 import type { MessageRef } from '../message.js';
 import { idempotencyMigrations } from '../migrations/index.js';
+import type { ProcessingPoint } from '../hooks/points.js';
 import {
-  withProcessingProbe,
-  type ProbePoint,
-  type ProcessingProbe,
-} from '../probe/processing-probe.js';
+  withProcessingHooks,
+  type PointContext,
+  type ProcessingHooks,
+} from '../hooks/processing-hooks.js';
 import {
   processOnce,
   type ProcessOnceOptions,
@@ -19,6 +20,8 @@ import {
   type UnitOfWork,
 } from '../process-once.js';
 import type { IdempotencyTables } from '../processed-message.table.js';
+import { recordingHooks, type RecordingHooks } from '../testing/recording-hooks.js';
+import { MISTAKEN_ATTEMPTS, type MarkerMistake } from './index.js';
 
 export interface TallyDatabase extends IdempotencyTables {
   tally: { key: string; n: number };
@@ -78,18 +81,40 @@ export function barrier(parties: number): { arrive: () => Promise<void> } {
   };
 }
 
-/** One delivery through processOnce with `probe` active (undefined: as in production). */
+/** One delivery through processOnce with `hooks` active (undefined: as in production). */
 export function deliver(
-  probe: ProcessingProbe | undefined,
+  hooks: ProcessingHooks | undefined,
   options: ProcessOnceOptions<TallyDatabase, number>,
 ): Promise<ProcessResult<number>> {
-  return withProcessingProbe(probe, () => processOnce(options));
+  return withProcessingHooks(hooks, () => processOnce(options));
 }
 
-/** A probe callback that fails at `point`, as a crash there would end the attempt. */
-export function failAt(point: ProbePoint): (reached: ProbePoint) => Promise<void> {
+/** A hook callback that fails at `point`, as a crash there would end the attempt. */
+export function failAt(point: ProcessingPoint): (reached: ProcessingPoint) => Promise<void> {
   return (reached) =>
     reached === point
       ? Promise.reject(new Error(`the process fell over at ${point}`))
       : Promise.resolve();
+}
+
+/**
+ * Recording hooks that plug in the mistaken flow switched on for a consumer,
+ * as the lab's probe does.
+ */
+export function labHooks(
+  options: {
+    mistakes?: Readonly<Record<string, MarkerMistake>>;
+    onReached?: (point: ProcessingPoint, context: PointContext) => Promise<void>;
+  } = {},
+): RecordingHooks {
+  const flows = Object.fromEntries(
+    Object.entries(options.mistakes ?? {}).map(([name, mistake]) => [
+      name,
+      MISTAKEN_ATTEMPTS[mistake],
+    ]),
+  );
+  return recordingHooks({
+    flows,
+    ...(options.onReached === undefined ? {} : { onReached: options.onReached }),
+  });
 }

@@ -4,16 +4,14 @@ export { assertIdempotent } from './assert-idempotent.js';
 export { assertRaceSafe, type RaceSetup } from './assert-race-safe.js';
 export { markerCount, type ConsumerCheck } from './consumer-check.js';
 export { recordingDelivery, type RecordingDelivery } from './recording-delivery.js';
-// For the failure laboratory's tests: a probe that records the points reached,
-// and the two "restarts" the in-process mistakes need to show their damage.
-export { forgetInMemoryMarkers } from '../mistakes/in-memory-cache.js';
-export { setInstanceIdForTesting } from '../mistakes/per-instance-consumer-name.js';
+// For tests of code that runs processOnce under hooks: hooks that record the
+// points reached, and may hold or fail there.
 export {
-  recordingProbe,
-  type ProbeVisit,
-  type RecordingProbe,
-  type RecordingProbeOptions,
-} from './recording-probe.js';
+  recordingHooks,
+  type HookVisit,
+  type RecordingHooks,
+  type RecordingHooksOptions,
+} from './recording-hooks.js';
 // For every consumer's integration tests: a network call inside processOnce's
 // transaction fails the test (docs/idempotent-consumer.md, ADR 0012).
 export { connectTarget, type ConnectTarget } from './connect-target.js';

@@ -1,13 +1,10 @@
-import type {
-  MarkerMistake,
-  ProbeContext,
-  ProbePoint,
-  ProcessingProbe,
-} from '../probe/processing-probe.js';
+import type { AttemptStrategy } from '../attempt-once.js';
+import type { ProcessingPoint } from '../hooks/points.js';
+import type { PointContext, ProcessingHooks } from '../hooks/processing-hooks.js';
 
 /** One call of `reached`, as a test wants to compare it. */
-export interface ProbeVisit {
-  point: ProbePoint;
+export interface HookVisit {
+  point: ProcessingPoint;
   consumer: string;
   messageId: string;
   attempt: number;
@@ -15,31 +12,31 @@ export interface ProbeVisit {
   inTransaction: boolean;
 }
 
-export interface RecordingProbe extends ProcessingProbe {
-  readonly visits: readonly ProbeVisit[];
+export interface RecordingHooks extends ProcessingHooks {
+  readonly visits: readonly HookVisit[];
 }
 
-export interface RecordingProbeOptions {
-  /** The mistake to reproduce, by consumer name; others run the correct path. */
-  mistakes?: Readonly<Record<string, MarkerMistake>>;
+export interface RecordingHooksOptions {
+  /** The attempt flow to run, by consumer name; others run the correct path. */
+  flows?: Readonly<Record<string, AttemptStrategy>>;
   /** Runs after the visit is recorded: hold at a barrier, throw, raise 40001 in `context.trx`. */
-  onReached?: (point: ProbePoint, context: ProbeContext) => Promise<void>;
+  onReached?: (point: ProcessingPoint, context: PointContext) => Promise<void>;
 }
 
 /**
- * A processing probe that records every point reached, in order: a stand-in
- * for the failure laboratory in tests of processOnce and of a service's handlers.
+ * Processing hooks that record every point reached, in order: a stand-in for
+ * the failure laboratory in tests of processOnce and of a service's handlers.
  *
  * @example
- * const probe = recordingProbe({ mistakes: { 'inventory-demand-v1': 'check-then-act' } });
- * await withProcessingProbe(probe, () => processOnce({ db, consumer, message, work }));
- * expect(probe.visits.map((v) => v.point)).toEqual(['before-claim']);
+ * const hooks = recordingHooks();
+ * await withProcessingHooks(hooks, () => processOnce({ db, consumer, message, work }));
+ * expect(hooks.visits.map((v) => v.point)).toEqual(['before-claim', 'after-claim', 'after-business']);
  */
-export function recordingProbe(options: RecordingProbeOptions = {}): RecordingProbe {
-  const visits: ProbeVisit[] = [];
+export function recordingHooks(options: RecordingHooksOptions = {}): RecordingHooks {
+  const visits: HookVisit[] = [];
   return {
     visits,
-    markerMistake: (consumer) => options.mistakes?.[consumer],
+    attemptFor: (consumer) => options.flows?.[consumer],
     reached: async (point, context) => {
       const { consumer, message, attempt, trx } = context;
       visits.push({

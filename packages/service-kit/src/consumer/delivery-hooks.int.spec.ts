@@ -1,11 +1,12 @@
-// startConsumer with the failure lab's probe, against the real embedded event
-// store: a postponed delivery comes again, a hand-back after commit comes
-// again as a duplicate, and acknowledging before the commit loses a message
-// whose handler fails. Each settlement reaches the probe's journal.
+// startConsumer with delivery hooks (as the failure lab installs them),
+// against the real embedded event store: a postponed delivery comes again, a
+// hand-back after commit comes again as a duplicate, and the lab's
+// ack-before-commit flow, plugged in through the hooks, loses a message whose
+// handler fails. Each settlement reaches the hooks' journal.
 import { randomUUID } from 'node:crypto';
 import { orderStream } from '@effectively-once/contracts';
 import {
-  activeProcessingProbe,
+  activeProcessingHooks,
   defineConsumer,
   findMarker,
   processOnce,
@@ -22,8 +23,9 @@ import {
   settledLine,
 } from '../testing/consumer-fixtures.js';
 import { recordingLogger } from '../testing/recording-logger.js';
-import type { DeliveryFacts, DeliveryProbe, DeliverySettled } from './delivery-probe.js';
-import type { HandleResult } from './handle-delivery.js';
+import { ackBeforeCommit } from '../lab/ack-before-commit.js';
+import type { DeliveryFacts, DeliveryHooks, DeliverySettled } from './delivery-hooks.js';
+import type { HandleResult } from './handler.js';
 import { startConsumer, type StartConsumerInput } from './start-consumer.js';
 
 const { db, store } = await consumerFixture();
@@ -34,23 +36,16 @@ interface Journaled {
 }
 
 /**
- * A probe that processes everything unless told otherwise, and journals each
+ * Hooks that process everything unless told otherwise, and journal each
  * settlement where the test can wait for it.
  */
-function recordingProbe(overrides: Partial<DeliveryProbe> = {}) {
+function recordingHooks(overrides: Partial<DeliveryHooks> = {}) {
   const journal: Journaled[] = [];
-  const earlyAcks: DeliveryFacts[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
-  const probe: DeliveryProbe = {
-    markerMistake: () => undefined,
+  const hooks: DeliveryHooks = {
     reached: () => Promise.resolve(),
-    beforeHandle: () => Promise.resolve('process'),
-    afterHandled: () => Promise.resolve('ack'),
-    acksBeforeCommit: () => false,
-    ackedBeforeHandling: (facts) => {
-      earlyAcks.push(facts);
-      return Promise.resolve();
-    },
+    onDelivery: () => Promise.resolve('process'),
+    afterCommit: () => Promise.resolve('ack'),
     settled: (facts, settled) => {
       journal.push({ facts, settled });
       for (const waiter of waiters.filter((w) => w.count <= journal.length)) waiter.resolve();
@@ -64,18 +59,18 @@ function recordingProbe(overrides: Partial<DeliveryProbe> = {}) {
       : new Promise<Journaled[]>((resolve) =>
           waiters.push({ count, resolve: () => resolve(journal) }),
         );
-  return { probe, journal, journaled, earlyAcks };
+  return { hooks, journal, journaled };
 }
 
-/** OrderPlaced through processOnce (noting the probe it runs under), the rest ignored. */
+/** OrderPlaced through processOnce (noting the hooks it runs under), the rest ignored. */
 function placeOrderHandler(consumer: string, work: () => void = () => undefined) {
   const definition = defineConsumer({ name: consumer });
-  const probesSeen: unknown[] = [];
+  const hooksSeen: unknown[] = [];
   const handle = async (
     event: { type: string },
     recorded: { id: string; type: string },
   ): Promise<HandleResult> => {
-    probesSeen.push(activeProcessingProbe());
+    hooksSeen.push(activeProcessingHooks());
     if (event.type !== 'OrderPlaced') return { outcome: 'ignored' };
     return processOnce({
       db,
@@ -87,11 +82,11 @@ function placeOrderHandler(consumer: string, work: () => void = () => undefined)
       },
     });
   };
-  return { handle, probesSeen };
+  return { handle, hooksSeen };
 }
 
-function startProbed(
-  input: Pick<StartConsumerInput, 'consumer' | 'handle' | 'probe'> & { orderId: string },
+function startHooked(
+  input: Pick<StartConsumerInput, 'consumer' | 'handle' | 'hooks'> & { orderId: string },
 ) {
   const { log, waitFor } = recordingLogger();
   const running = startConsumer({
@@ -100,23 +95,23 @@ function startProbed(
     streamPrefixes: [orderStream(input.orderId)],
     concurrency: 1,
     handle: input.handle,
-    probe: input.probe,
+    hooks: input.hooks,
     metrics: createServiceMetrics({ service: 'kit' }),
     log,
   });
   return { running, waitFor };
 }
 
-describe('startConsumer with a delivery probe', () => {
+describe('startConsumer with delivery hooks', () => {
   it('hands a postponed delivery back unhandled, and handles it when it comes again', async () => {
-    // Given a probe that postpones the first delivery of every message
+    // Given hooks that postpone the first delivery of every message
     const orderId = randomUUID();
-    const consumer = 'kit-probe-postpone-v1';
-    const { probe, journaled } = recordingProbe({
-      beforeHandle: (facts) => Promise.resolve(facts.retryCount === 0 ? 'postpone' : 'process'),
+    const consumer = 'kit-hooks-postpone-v1';
+    const { hooks, journaled } = recordingHooks({
+      onDelivery: (facts) => Promise.resolve(facts.retryCount === 0 ? 'postpone' : 'process'),
     });
     const handler = placeOrderHandler(consumer);
-    const { running, waitFor } = startProbed({ consumer, orderId, probe, ...handler });
+    const { running, waitFor } = startHooked({ consumer, orderId, hooks, ...handler });
     try {
       // When an order is placed
       const [placed] = await appendToOrder(store, orderId, [orderPlaced(orderId)]);
@@ -144,7 +139,7 @@ describe('startConsumer with a delivery probe', () => {
         settled: { action: 'ack', outcome: 'applied', attempts: 1 },
       });
       await waitFor(settledLine(placed!, 'delivery acknowledged'), 'acked after the postpone');
-      expect(handler.probesSeen).toEqual([probe]);
+      expect(handler.hooksSeen).toEqual([hooks]);
       expect(await findMarker(db, consumer, placed!)).toBeDefined();
     } finally {
       await running.close();
@@ -152,16 +147,16 @@ describe('startConsumer with a delivery probe', () => {
   });
 
   it('hands back a committed delivery instead of acking it, so it comes again as a duplicate', async () => {
-    // Given a probe that redelivers at after-commit-before-ack, once
+    // Given hooks that redeliver at after-commit-before-ack, once
     const orderId = randomUUID();
-    const consumer = 'kit-probe-redeliver-v1';
-    const { probe, journaled } = recordingProbe({
-      afterHandled: (facts) => Promise.resolve(facts.retryCount === 0 ? 'redeliver' : 'ack'),
+    const consumer = 'kit-hooks-redeliver-v1';
+    const { hooks, journaled } = recordingHooks({
+      afterCommit: (facts) => Promise.resolve(facts.retryCount === 0 ? 'redeliver' : 'ack'),
     });
-    const { running, waitFor } = startProbed({
+    const { running, waitFor } = startHooked({
       consumer,
       orderId,
-      probe,
+      hooks,
       ...placeOrderHandler(consumer),
     });
     try {
@@ -188,17 +183,26 @@ describe('startConsumer with a delivery probe', () => {
     }
   });
 
-  it('with ack-before-commit, loses a message whose handler fails: it is never delivered again', async () => {
+  it("with the lab's ack-before-commit flow, loses a message whose handler fails: it is never delivered again", async () => {
     // Given the mistake switched on, and a handler whose work fails every time
     const orderId = randomUUID();
-    const consumer = 'kit-probe-ack-first-v1';
-    const { probe, journaled, earlyAcks } = recordingProbe({
-      acksBeforeCommit: (name) => name === consumer,
+    const consumer = 'kit-hooks-ack-first-v1';
+    const earlyAcks: string[] = [];
+    const { hooks, journaled } = recordingHooks({
+      flowFor: (facts) =>
+        facts.consumer === consumer
+          ? ackBeforeCommit({
+              acked: () => {
+                earlyAcks.push(facts.messageId);
+                return Promise.resolve();
+              },
+            })
+          : undefined,
     });
     const handler = placeOrderHandler(consumer, () => {
       throw retryableFailure('the database is restarting');
     });
-    const { running, waitFor } = startProbed({ consumer, orderId, probe, ...handler });
+    const { running, waitFor } = startHooked({ consumer, orderId, hooks, ...handler });
     try {
       // When an order is placed, and another event of the order follows it
       const [placed] = await appendToOrder(store, orderId, [orderPlaced(orderId)]);
@@ -223,8 +227,8 @@ describe('startConsumer with a delivery probe', () => {
         reason: 'the database is restarting',
       });
       expect(await groupMessages(db, consumer)).toEqual([]);
-      expect(earlyAcks.map((facts) => facts.messageId)).toEqual([placed, confirmed]);
-      expect(handler.probesSeen).toHaveLength(2);
+      expect(earlyAcks).toEqual([placed, confirmed]);
+      expect(handler.hooksSeen).toHaveLength(2);
       expect(await findMarker(db, consumer, placed!)).toBeUndefined();
     } finally {
       await running.close();
@@ -232,16 +236,16 @@ describe('startConsumer with a delivery probe', () => {
   });
 
   it('acks the delivery even when the journal fails, and logs that failure', async () => {
-    // Given a probe whose journal is unreachable
+    // Given hooks whose journal is unreachable
     const orderId = randomUUID();
-    const consumer = 'kit-probe-journal-v1';
-    const { probe } = recordingProbe({
+    const consumer = 'kit-hooks-journal-v1';
+    const { hooks } = recordingHooks({
       settled: () => Promise.reject(new Error('lab_journal is unreachable')),
     });
-    const { running, waitFor } = startProbed({
+    const { running, waitFor } = startHooked({
       consumer,
       orderId,
-      probe,
+      hooks,
       ...placeOrderHandler(consumer),
     });
     try {

@@ -1,17 +1,17 @@
-// The failure lab's hook into the consumer loop: the points around the
-// handler where it can postpone, hand back, hold or crash a delivery, the
-// journal of how each delivery was settled, and the one delivery mistake
-// (acknowledging before the commit). Without a probe the loop never looks.
+// Extension by hooks, not forks of the path: the points of one delivery where
+// whoever starts the consumer (the failure lab, a test) can postpone, hand
+// back, hold or crash it, choose its flow, and hear how it was settled.
+// Without hooks handleDelivery never looks for any.
 import type { Delivery } from '@effectively-once/event-store';
-import { MARKER_MISTAKES, type ProcessingProbe } from '@effectively-once/idempotency';
+import {
+  ConsumerFailure,
+  type Delivery as Settleable,
+  type ProcessingHooks,
+} from '@effectively-once/idempotency';
 import type { MessageOutcome } from '../metrics/service-metrics.js';
-import type { HandleResult } from './handle-delivery.js';
+import type { HandleResult } from './handler.js';
 
-/** Every mistake the lab can switch on for a consumer: the marker's, and the loop's own. */
-export const MISTAKES = [...MARKER_MISTAKES, 'ack-before-commit'] as const;
-export type Mistake = (typeof MISTAKES)[number];
-
-/** One delivery as the lab sees it: ids to match faults against and to journal, never the payload. */
+/** One delivery as hooks see it: ids to match faults against and to journal, never the payload. */
 export interface DeliveryFacts {
   consumer: string;
   messageId: string;
@@ -25,36 +25,56 @@ export interface DeliveryFacts {
   orderId: string | undefined;
 }
 
-/** How a delivery ended. With ack-before-commit, `ack` may come with a failure: the message is lost. */
+/** How a delivery ended. An `ack` with a failure outcome is a lost message (ack-before-commit). */
 export interface DeliverySettled {
   action: 'ack' | 'retry' | 'park';
   /** The handler's outcome when it ran (`applied` then `retry` is a hand-back after commit), else the failure's. */
-  outcome: MessageOutcome | 'ignored';
+  outcome: MessageOutcome;
   /** processOnce's whole-transaction attempts, when it ran or failed. */
   attempts?: number;
   reason?: string;
 }
 
+/** The hooks' points around the handler, bound to one delivery. */
+export interface DeliveryPoints {
+  /** on-delivery: resolves to go on; throws a retryable failure when the hooks postpone. */
+  arrive(): Promise<void>;
+  /** after-commit-before-ack: resolves to ack; throws a retryable failure when the hooks hand it back. */
+  afterCommit(handled: HandleResult): Promise<void>;
+}
+
+/** One delivery as a flow runs it. */
+export interface DeliveryRun {
+  /** What a flow settles: acked, or nacked for retry or park, once. */
+  delivery: Settleable;
+  /** The handler; under hooks, with their processing hooks active for every processOnce in it. */
+  handle: () => Promise<HandleResult>;
+  /** Absent without hooks, so the correct flow awaits nothing more than the handler. */
+  points?: DeliveryPoints | undefined;
+}
+
+/** The order of handler and settlement for one delivery: `handleThenAck` is the correct one. */
+export type DeliveryFlow = (run: DeliveryRun) => Promise<DeliverySettled>;
+
 /**
- * What startConsumer calls when given a probe. Each call may wait (a hold),
- * throw (a retryable failure: the delivery is handed back) or never return
- * (a crash).
+ * What startConsumer calls when given hooks, in the order a delivery passes
+ * them; processOnce's own points (before-claim, after-claim, after-business)
+ * come from the ProcessingHooks part, made active around the handler. Each
+ * call may wait (a hold), throw (a retryable failure: the delivery is handed
+ * back) or never return (a crash).
  */
-export interface DeliveryProbe extends ProcessingProbe {
-  /** Point on-delivery, before the handler: `postpone` hands the delivery back unprocessed. */
-  beforeHandle(facts: DeliveryFacts): Promise<'process' | 'postpone'>;
-  /** Point after-commit-before-ack: `redeliver` hands back a committed delivery, so it comes again as a duplicate. */
-  afterHandled(facts: DeliveryFacts, result: HandleResult): Promise<'ack' | 'redeliver'>;
-  /** The journal, after the ack or nack. Its failures are logged, never thrown. */
-  settled(facts: DeliveryFacts, settled: DeliverySettled): Promise<void>;
-  /** The mistake 'ack-before-commit' is on for this consumer: ack first, then handle. */
-  acksBeforeCommit(consumer: string): boolean;
+export interface DeliveryHooks extends ProcessingHooks {
   /**
-   * Under 'ack-before-commit': the delivery was just acknowledged and its
-   * handler has not run yet. Told at once, because a crash may follow and
-   * then nothing else would show that the acknowledgment came first.
+   * The flow to run for this delivery instead of handle-then-ack; the lab
+   * plugs its ack-before-commit mistake in here. Undefined: the correct flow.
    */
-  ackedBeforeHandling(facts: DeliveryFacts): Promise<void>;
+  flowFor?(facts: DeliveryFacts): DeliveryFlow | undefined;
+  /** Point on-delivery, before the handler: `postpone` hands the delivery back unprocessed. */
+  onDelivery(facts: DeliveryFacts): Promise<'process' | 'postpone'>;
+  /** Point after-commit-before-ack: `redeliver` hands back a committed delivery, so it comes again as a duplicate. */
+  afterCommit(facts: DeliveryFacts, result: HandleResult): Promise<'ack' | 'redeliver'>;
+  /** After the ack or nack (the lab's journal). Its failures are logged, never thrown. */
+  settled(facts: DeliveryFacts, settled: DeliverySettled): Promise<void>;
 }
 
 /**
@@ -74,3 +94,13 @@ export function deliveryFactsOf(consumer: string, delivery: Delivery): DeliveryF
     orderId: typeof correlationId === 'string' ? correlationId : undefined,
   };
 }
+
+export const failureOutcome = (failure: { kind: string }): MessageOutcome =>
+  failure.kind === 'terminal' ? 'terminal_failure' : 'retryable_failure';
+
+export const attemptsOf = (handled: HandleResult): { attempts?: number } =>
+  'attempts' in handled ? { attempts: handled.attempts } : {};
+
+/** processOnce's attempts, when the failure came out of the handler. */
+export const failedAttempts = (error: unknown): { attempts?: number } =>
+  error instanceof ConsumerFailure ? { attempts: error.attempts } : {};

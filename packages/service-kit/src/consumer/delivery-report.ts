@@ -1,18 +1,11 @@
 // What the loop says about a settled delivery: one log line (ids and outcome,
 // never the payload) and one count, unless processOnce already counted it.
 import type { Delivery } from '@effectively-once/event-store';
-import type { Settlement } from '@effectively-once/idempotency';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutcomeScope } from '../metrics/outcome-scope.js';
 import type { MessageOutcome, ServiceMetrics } from '../metrics/service-metrics.js';
+import type { DeliverySettled } from './delivery-hooks.js';
 import { traceIdOf } from './trace-id.js';
-
-export function outcomeOf<Result extends { outcome: MessageOutcome }>(
-  settlement: Settlement<Result>,
-): MessageOutcome {
-  if (settlement.action === 'ack') return settlement.result.outcome;
-  return settlement.failure.kind === 'terminal' ? 'terminal_failure' : 'retryable_failure';
-}
 
 /** The fields every line about a delivery carries. */
 export function deliveryLogFields(consumer: string, delivery: Delivery) {
@@ -39,14 +32,14 @@ export interface DeliveryReport {
 }
 
 /** Counts the delivery, unless processOnce reported its outcome already. */
-export function countOnce(report: DeliveryReport, outcome: MessageOutcome): void {
+function countOnce(report: DeliveryReport, outcome: MessageOutcome): void {
   const { metrics, fields, scope } = report;
   if (scope.reported) return;
   metrics.countDelivery({ consumer: fields.consumer, eventType: fields.eventType, outcome });
 }
 
 /** The fields of the settlement's log line. */
-export function settledLine(report: DeliveryReport, outcome: MessageOutcome) {
+function settledLine(report: DeliveryReport, outcome: MessageOutcome) {
   return {
     ...report.fields,
     outcome,
@@ -54,16 +47,24 @@ export function settledLine(report: DeliveryReport, outcome: MessageOutcome) {
   };
 }
 
-/** Counts the settlement once, and logs it. */
-export function reportSettlement(
-  report: DeliveryReport,
-  settled: { action: 'ack' | 'retry' | 'park'; outcome: MessageOutcome; reason?: string },
-): void {
+const FAILED: ReadonlySet<MessageOutcome> = new Set(['retryable_failure', 'terminal_failure']);
+
+/**
+ * Counts the settlement once, and logs it. An ack whose outcome is a failure
+ * can only come from acknowledging before the commit (a lab mistake): the
+ * message is lost, and the line says so.
+ */
+export function reportSettlement(report: DeliveryReport, settled: DeliverySettled): void {
   const { log } = report;
   const { action, outcome, reason } = settled;
   countOnce(report, outcome);
   const line = settledLine(report, outcome);
-  if (action === 'ack') {
+  if (action === 'ack' && FAILED.has(outcome)) {
+    log.error(
+      { ...line, reason },
+      'delivery failed after it was acknowledged: the message is lost',
+    );
+  } else if (action === 'ack') {
     log.info(line, 'delivery acknowledged');
   } else if (action === 'retry') {
     log.warn({ ...line, reason }, 'delivery handed back for retry');

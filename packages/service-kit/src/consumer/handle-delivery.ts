@@ -1,29 +1,25 @@
 // One delivery, start to settlement: parse it against the contracts, run the
 // service's handler under the acknowledgment rule, count it once, and log one
-// line about it (ids and outcome, never the payload).
-import type { KnownEvent } from '@effectively-once/contracts';
-import type { Delivery, RecordedEvent } from '@effectively-once/event-store';
-import { settleDelivery, type ProcessResult, type Settlement } from '@effectively-once/idempotency';
+// line about it (ids and outcome, never the payload). The failure lab is not a
+// second path: it is hooks around this one (see DeliveryHooks).
+import type { Delivery } from '@effectively-once/event-store';
 import type { FastifyBaseLogger } from 'fastify';
-import { inOutcomeScope, type OutcomeScope } from '../metrics/outcome-scope.js';
+import { inOutcomeScope } from '../metrics/outcome-scope.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
-import type { DeliveryProbe } from './delivery-probe.js';
-import { deliveryLogFields, outcomeOf, reportSettlement } from './delivery-report.js';
+import type { DeliveryHooks, DeliverySettled } from './delivery-hooks.js';
+import { deliveryLogFields, reportSettlement, type DeliveryReport } from './delivery-report.js';
+import { handleThenAck } from './handle-then-ack.js';
+import type { ConsumerHandler } from './handler.js';
+import { hookedDelivery } from './hooked-delivery.js';
 import { parseDeliveredEvent } from './parse-delivered-event.js';
-import { handleProbedDelivery } from './probed-delivery.js';
-
-/** What a handler returns: processOnce's result, or `ignored` for a type it does not handle. */
-export type HandleResult = ProcessResult<unknown> | { outcome: 'ignored' };
-
-export type ConsumerHandler = (event: KnownEvent, recorded: RecordedEvent) => Promise<HandleResult>;
 
 export interface DeliveryContext {
   consumer: string;
   handle: ConsumerHandler;
   metrics: ServiceMetrics;
   log: FastifyBaseLogger;
-  /** The failure lab's hook; undefined outside lab mode. */
-  probe?: DeliveryProbe | undefined;
+  /** The failure lab's hooks; undefined outside lab mode. */
+  hooks?: DeliveryHooks | undefined;
 }
 
 /**
@@ -32,32 +28,27 @@ export interface DeliveryContext {
  * message then comes back as a duplicate).
  */
 export async function handleDelivery(context: DeliveryContext, delivery: Delivery): Promise<void> {
-  if (context.probe !== undefined) {
-    return handleProbedDelivery(context, context.probe, delivery);
-  }
-  const fields = deliveryLogFields(context.consumer, delivery);
-  const scope: OutcomeScope = { reported: false };
-  const startedAt = performance.now();
-  let settlement: Settlement<HandleResult>;
+  const { consumer, log, metrics, hooks } = context;
+  const report: DeliveryReport = {
+    log,
+    metrics,
+    fields: deliveryLogFields(consumer, delivery),
+    scope: { reported: false },
+    startedAt: performance.now(),
+  };
+  const handle = () => context.handle(parseDeliveredEvent(delivery.event), delivery.event);
+  // Without hooks nothing below awaits more than the handler and the settlement.
+  const hooked =
+    hooks === undefined ? undefined : hookedDelivery({ hooks, consumer, delivery, handle });
+  let settled: DeliverySettled;
   try {
-    settlement = await inOutcomeScope(scope, () =>
-      settleDelivery(delivery, () =>
-        context.handle(parseDeliveredEvent(delivery.event), delivery.event),
-      ),
+    settled = await inOutcomeScope(report.scope, () =>
+      hooked === undefined ? handleThenAck({ delivery, handle }) : hooked.flow(hooked.run),
     );
   } catch (error) {
-    context.log.error({ ...fields, err: error }, 'could not settle the delivery');
+    log.error({ ...report.fields, err: error }, 'could not settle the delivery');
     return;
   }
-  const { log, metrics } = context;
-  reportSettlement(
-    { log, metrics, fields, scope, startedAt },
-    settlement.action === 'ack'
-      ? { action: 'ack', outcome: outcomeOf(settlement) }
-      : {
-          action: settlement.action,
-          outcome: outcomeOf(settlement),
-          reason: settlement.failure.reason,
-        },
-  );
+  reportSettlement(report, settled);
+  if (hooked !== undefined) await hooked.journal(settled, log, report.fields);
 }

@@ -26,7 +26,7 @@ import {
   settledLine,
 } from '../testing/consumer-fixtures.js';
 import { recordingLogger } from '../testing/recording-logger.js';
-import type { HandleResult } from './handle-delivery.js';
+import type { HandleResult } from './handler.js';
 import { startConsumer } from './start-consumer.js';
 
 const { url, db, store } = await consumerFixture();

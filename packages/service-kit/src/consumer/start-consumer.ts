@@ -15,9 +15,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { DEFAULT_CONSUMER_CONFIG } from './consumer-settings.js';
-import type { DeliveryProbe } from './delivery-probe.js';
+import type { DeliveryHooks } from './delivery-hooks.js';
 import { ensureSubscriptionGroup } from './ensure-subscription-group.js';
-import type { DeliveryContext, HandleResult } from './handle-delivery.js';
+import type { DeliveryContext } from './handle-delivery.js';
+import type { HandleResult } from './handler.js';
 import { inFlightDeliveries, type InFlightDeliveries } from './in-flight-deliveries.js';
 import { unsettledDeliveries } from './unsettled-deliveries.js';
 
@@ -47,8 +48,8 @@ export type StartConsumerInput = ConsumerSubscription & {
   concurrency?: number;
   /** Timeout and retry count are applied to an existing group too; see `consumerSettings(config)`. */
   groupSettings?: Partial<SubscriptionGroupSettings>;
-  /** The failure lab's hook (lab mode only); without it the loop never looks for one. */
-  probe?: DeliveryProbe | undefined;
+  /** The failure lab's hooks (lab mode only); without them the loop never looks for any. */
+  hooks?: DeliveryHooks | undefined;
 };
 
 const RECONNECT_BACKOFF = Object.freeze({ baseDelayMs: 500, maxDelayMs: 30_000 });
@@ -148,8 +149,8 @@ async function runReconnectLoop(loop: ConsumerLoop): Promise<void> {
  * by event type or stream prefix) and handles its deliveries: each is parsed against the
  * contracts, handled, and acked only after the handler resolved; retryable
  * failures are handed back after a backoff, terminal ones parked with their reason.
- * With a `probe` (lab mode), the failure lab's points run around the handler
- * and each settlement is journaled; see DeliveryProbe.
+ * With `hooks` (lab mode), the failure lab's points run around the handler
+ * and each settlement is journaled; see DeliveryHooks.
  *
  * @example
  * const consumer = startConsumer({
@@ -167,7 +168,7 @@ export function startConsumer(input: StartConsumerInput): RunningConsumer {
     handle: input.handle,
     metrics: input.metrics,
     log,
-    probe: input.probe,
+    hooks: input.hooks,
   };
   const unsettled = unsettledDeliveries();
   input.metrics.trackUnsettledDeliveries({

@@ -14,7 +14,7 @@ import { connect } from '@effectively-once/postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ConsumerHandler } from '../consumer/handle-delivery.js';
+import type { ConsumerHandler } from '../consumer/handler.js';
 import { registerConsumerOperationRoutes } from './consumer-operations.routes.js';
 import { createHttpServer } from './create-http-server.js';
 

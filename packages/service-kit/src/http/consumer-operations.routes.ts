@@ -16,7 +16,7 @@ import {
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { parseDeliveredEvent } from '../consumer/parse-delivered-event.js';
-import type { ConsumerHandler } from '../consumer/handle-delivery.js';
+import type { ConsumerHandler } from '../consumer/handler.js';
 import { authorizeAdmin } from './admin-token.js';
 import type { FastifyZodInstance } from './create-http-server.js';
 import { ProblemError } from './problem.js';

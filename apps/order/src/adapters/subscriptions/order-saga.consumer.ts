@@ -5,7 +5,7 @@ import { countMarkers } from '@effectively-once/idempotency';
 import {
   startConsumer,
   type ConsumerHandler,
-  type DeliveryProbe,
+  type DeliveryHooks,
   type RunningConsumer,
   type StartConsumerInput,
 } from '@effectively-once/service-kit';
@@ -30,8 +30,8 @@ export function orderSagaHandler(deps: OrderServiceDeps): ConsumerHandler {
 export function startOrderSaga(input: {
   deps: OrderServiceDeps;
   log: FastifyBaseLogger;
-  /** Lab mode's delivery probe; absent otherwise. */
-  probe?: DeliveryProbe | undefined;
+  /** Lab mode's delivery hooks; absent otherwise. */
+  hooks?: DeliveryHooks | undefined;
   settings?: Pick<StartConsumerInput, 'concurrency' | 'groupSettings'>;
 }): RunningConsumer {
   const { db, metrics } = input.deps;
@@ -44,7 +44,7 @@ export function startOrderSaga(input: {
     handle: orderSagaHandler(input.deps),
     metrics,
     log: input.log,
-    probe: input.probe,
+    hooks: input.hooks,
     ...input.settings,
   });
 }
