@@ -15,6 +15,7 @@ export function subscribeToEsdbCatchUp(
   client: EventStoreDBClient,
   after: GlobalPosition | undefined,
   filter: Filter,
+  ready: () => Promise<void> = () => Promise.resolve(),
 ): CatchUpSubscription {
   const subscription = client.subscribeToAll({
     fromPosition: after === undefined ? START : { commit: after.commit, prepare: after.prepare },
@@ -22,6 +23,7 @@ export function subscribeToEsdbCatchUp(
   });
   async function* events(): AsyncGenerator<RecordedEvent, void, undefined> {
     try {
+      await ready();
       for await (const resolved of subscription) {
         if (resolved.event?.isJson === true) yield fromEsdbEvent(resolved.event);
       }

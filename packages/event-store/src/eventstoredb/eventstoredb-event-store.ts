@@ -1,5 +1,6 @@
 // The port on EventStoreDB, kept thin: validation is the port's, semantics are
-// the server's, and the differences are listed in docs/event-store.md.
+// the server's, and what the server lacks (retries that wait, ordering keys)
+// is the adapter's, per ADR 0009; the differences are listed in docs/event-store.md.
 import { EventStoreDBClient, jsonEvent, type JSONType } from '@eventstore/db-client';
 import { subscriptionRegistry } from '../port/subscription-registry.js';
 import type { EventStore } from '../port/event-store.js';
@@ -8,9 +9,13 @@ import { assertGroupName, parseGroupChanges, parseGroupSettings } from '../port/
 import { DEFAULT_MAX_EVENT_BYTES, validateAppend } from '../port/validate-append.js';
 import { subscribeToEsdbCatchUp } from './catch-up-subscription.js';
 import { mapErrors } from './errors.js';
-import { applyEsdbChanges, toEsdbFilter, toEsdbSettings } from './mapping.js';
+import { createEsdbGroup, deleteEsdbGroup, replayEsdbParked, updateEsdbGroup } from './groups.js';
+import { toEsdbFilter } from './mapping.js';
+import type { OrderingGate } from './ordering-gate.js';
+import { listEsdbParked } from './parked.js';
 import { subscribeToEsdbGroup } from './persistent-subscription.js';
-import { readEsdbAll, readEsdbStream, readParkedStream } from './reads.js';
+import { readEsdbAll, readEsdbStream } from './reads.js';
+import { serverVersionCheck, type ServerFeaturesSource } from './server-version.js';
 
 export interface EventStoreDBEventStoreOptions {
   /** e.g. `esdb://localhost:2113?tls=false` */
@@ -23,15 +28,44 @@ export interface EventStoreDBEventStoreOptions {
  * const store = createEventStoreDBEventStore({ connectionString: 'esdb://localhost:2113?tls=false' });
  */
 export function createEventStoreDBEventStore(options: EventStoreDBEventStoreOptions): EventStore {
-  const client = EventStoreDBClient.connectionString(options.connectionString);
+  return eventStoreDBEventStoreOn(
+    EventStoreDBClient.connectionString(options.connectionString),
+    options,
+  );
+}
+
+/** The open connections' ordering gates, by group: what listBlockedMessages can see. */
+function gateRegistry() {
+  const byGroup = new Map<string, Set<OrderingGate>>();
+  return {
+    of: (group: string) => ({
+      add: (gate: OrderingGate) => byGroup.set(group, (byGroup.get(group) ?? new Set()).add(gate)),
+      delete: (gate: OrderingGate) => byGroup.get(group)?.delete(gate),
+    }),
+    blocked: (group: string) => [...(byGroup.get(group) ?? [])].flatMap((gate) => gate.blocked()),
+  };
+}
+
+/**
+ * The store on a given client (unit tests pass a fake). Every call first
+ * checks, once, that the server is at least MIN_SERVER_VERSION.
+ */
+export function eventStoreDBEventStoreOn(
+  client: EventStoreDBClient,
+  options: { maxEventBytes?: number | undefined } = {},
+): EventStore {
   const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
   const subscriptions = subscriptionRegistry();
+  const gates = gateRegistry();
+  // `capabilities` is protected in the client's types: it is how the client itself learns the version.
+  const ready = serverVersionCheck(client as unknown as ServerFeaturesSource);
   return {
     backend: 'eventstoredb',
     appendToStream: (streamName, events, { expectedRevision }) =>
       mapErrors(async () => {
         const expected = parseExpectedRevision(expectedRevision);
         const valid = validateAppend(streamName, events, maxEventBytes);
+        await ready();
         const result = await client.appendToStream(
           streamName,
           valid.map((event) =>
@@ -49,60 +83,74 @@ export function createEventStoreDBEventStore(options: EventStoreDBEventStoreOpti
           position: result.position ?? { commit: 0n, prepare: 0n },
         };
       }),
-    readStream: (name, readOptions) => mapErrors(() => readEsdbStream(client, name, readOptions)),
-    readAll: (readOptions) => mapErrors(() => readEsdbAll(client, readOptions)),
+    readStream: (name, readOptions) =>
+      mapErrors(async () => {
+        await ready();
+        return readEsdbStream(client, name, readOptions);
+      }),
+    readAll: (readOptions) =>
+      mapErrors(async () => {
+        await ready();
+        return readEsdbAll(client, readOptions);
+      }),
     subscribeToAll: (subscribeOptions = {}) =>
       subscriptions.track(
         subscribeToEsdbCatchUp(
           client,
           subscribeOptions.after,
           toEsdbFilter(subscribeOptions.filter),
+          ready,
         ),
       ),
     createSubscriptionGroup: (group, settings) =>
       mapErrors(async () => {
         assertGroupName(group);
         const parsed = parseGroupSettings(settings);
-        await client.createPersistentSubscriptionToAll(group, toEsdbSettings(parsed), {
-          filter: toEsdbFilter(parsed.filter),
-        });
+        await ready();
+        await createEsdbGroup(client, group, parsed);
       }),
     updateSubscriptionGroup: (group, changes) =>
       mapErrors(async () => {
         assertGroupName(group);
         const parsed = parseGroupChanges(changes);
-        const { settings } = await client.getPersistentSubscriptionToAllInfo(group);
-        await client.updatePersistentSubscriptionToAll(group, applyEsdbChanges(settings, parsed));
+        await ready();
+        await updateEsdbGroup(client, group, parsed);
       }),
     deleteSubscriptionGroup: (group) =>
       mapErrors(async () => {
         assertGroupName(group);
-        await client.deletePersistentSubscriptionToAll(group);
+        await ready();
+        await deleteEsdbGroup(client, group);
       }),
     subscribeToGroup: (group, subscribeOptions = {}) => {
       assertGroupName(group);
-      return subscriptions.track(subscribeToEsdbGroup(client, group, subscribeOptions.maxInFlight));
+      return subscriptions.track(
+        subscribeToEsdbGroup({
+          client,
+          group,
+          maxInFlight: subscribeOptions.maxInFlight,
+          ready,
+          gates: gates.of(group),
+        }),
+      );
     },
     listParkedMessages: (group) =>
       mapErrors(async () => {
         assertGroupName(group);
-        // Parked messages are links in this system stream; resolving them gives the original events.
-        const parked = await readParkedStream(
-          client,
-          `$persistentsubscription-$all::${group}-parked`,
-        );
-        return parked.map((event) => ({ event, reason: undefined }));
+        await ready();
+        return listEsdbParked(client, group);
       }),
     replayParkedMessages: (group) =>
       mapErrors(async () => {
         assertGroupName(group);
-        await client.replayParkedMessagesToAll(group);
+        await ready();
+        await replayEsdbParked(client, group);
       }),
-    // Interim: the EventStoreDB adapter's ordering keys are being written (ADR 0009).
+    // What this store's open connections hold back; EventStoreDB itself knows no keys.
     listBlockedMessages: (group) =>
       mapErrors(() => {
         assertGroupName(group);
-        return Promise.resolve([]);
+        return Promise.resolve(gates.blocked(group));
       }),
     close: async () => {
       await subscriptions.closeAll();

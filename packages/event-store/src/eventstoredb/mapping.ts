@@ -82,6 +82,22 @@ export function applyEsdbChanges(
   };
 }
 
+/**
+ * Whether an update would change anything. Servers before 22.10 clear a
+ * group's $all filter on every update, so an update that changes nothing is
+ * not sent at all.
+ */
+export function esdbSettingsDiffer(
+  current: PersistentSubscriptionToAllSettings,
+  next: PersistentSubscriptionToAllSettings,
+): boolean {
+  return (
+    current.maxRetryCount !== next.maxRetryCount ||
+    current.messageTimeout !== next.messageTimeout ||
+    current.consumerStrategyName !== next.consumerStrategyName
+  );
+}
+
 /** An EventStoreDB event as the port's envelope; non-JSON events are refused here. */
 export function fromEsdbEvent(event: EsdbRecordedEvent): RecordedEvent {
   if (!event.isJson) {

@@ -70,20 +70,3 @@ export async function readEsdbAll(client: EventStoreDBClient, options: ReadAllOp
     if (seen <= maxCount) return events;
   }
 }
-
-/** The original events behind the links of a parked-messages stream. */
-export async function readParkedStream(
-  client: EventStoreDBClient,
-  stream: string,
-): Promise<RecordedEvent[]> {
-  const events: RecordedEvent[] = [];
-  try {
-    for await (const resolved of client.readStream(stream, { resolveLinkTos: true })) {
-      if (resolved.event !== undefined) events.push(fromEsdbEvent(resolved.event));
-    }
-  } catch (error) {
-    if (error instanceof StreamNotFoundError) return [];
-    throw error;
-  }
-  return events;
-}

@@ -1,0 +1,65 @@
+import type { EventStoreDBClient } from '@eventstore/db-client';
+import { describe, expect, it } from 'vitest';
+import { eventStoreDBEventStoreOn } from './eventstoredb-event-store.js';
+import { fakeEsdbClient } from './fake-esdb-client.js';
+import { groupOptionsStreamOf } from './group-options.js';
+
+// The fake covers the calls these tests make; the cast says so once.
+const storeOn = (fake: ReturnType<typeof fakeEsdbClient>) =>
+  eventStoreDBEventStoreOn(fake.client as unknown as EventStoreDBClient);
+
+describe('EventStoreDB event store', () => {
+  describe('the server version', () => {
+    it.each([
+      [
+        '21.10.9.0',
+        /EventStoreDB 21\.10\.9\.0 is too old: this adapter needs EventStoreDB 22\.10 or later/,
+      ],
+      ['unknown', /does not report its version \(it is older than 21\.10\)/],
+    ])('refuses %s, saying which version is needed', async (serverVersion, message) => {
+      // Given
+      const store = storeOn(fakeEsdbClient({ serverVersion }));
+      // When / Then
+      await expect(store.readStream('order-1')).rejects.toThrow(message);
+    });
+
+    it('accepts 22.10 and later', async () => {
+      const store = storeOn(fakeEsdbClient({ serverVersion: '22.10.0.0' }));
+      await expect(store.readStream('order-1')).resolves.toEqual([]);
+    });
+  });
+
+  describe('updateSubscriptionGroup', () => {
+    it('sends nothing when no setting differs from the server: old servers would clear the filter', async () => {
+      // Given
+      const fake = fakeEsdbClient({ groupSettings: { maxRetryCount: 3 } });
+      // When
+      await storeOn(fake).updateSubscriptionGroup('billing-v1', { maxRetryCount: 3 });
+      // Then
+      expect(fake.calls).not.toContain('updatePersistentSubscriptionToAll');
+    });
+
+    it('sends the update when a setting differs', async () => {
+      const fake = fakeEsdbClient({ groupSettings: { maxRetryCount: 3 } });
+      await storeOn(fake).updateSubscriptionGroup('billing-v1', { maxRetryCount: 5 });
+      expect(fake.calls).toContain('updatePersistentSubscriptionToAll');
+    });
+
+    it('records a new ordering key, and only when it changes', async () => {
+      // Given
+      const fake = fakeEsdbClient();
+      const store = storeOn(fake);
+      const orderingKey = { source: { from: 'stream' as const }, supersedeParkedWith: [] };
+      // When the same key is declared twice
+      await store.updateSubscriptionGroup('billing-v1', { orderingKey });
+      await store.updateSubscriptionGroup('billing-v1', { orderingKey });
+      // Then it is written once, and the server's settings are left alone
+      expect(fake.streams.get(groupOptionsStreamOf('billing-v1'))).toHaveLength(1);
+      expect(fake.calls).not.toContain('updatePersistentSubscriptionToAll');
+    });
+  });
+
+  it('lists no blocked messages for a group without open connections', async () => {
+    await expect(storeOn(fakeEsdbClient()).listBlockedMessages('billing-v1')).resolves.toEqual([]);
+  });
+});

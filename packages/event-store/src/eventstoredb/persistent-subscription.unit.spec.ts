@@ -1,0 +1,239 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Delivery } from '../port/subscription.js';
+import { esdbEvent, fakeEsdbClient } from './fake-esdb-client.js';
+import { writeGroupOptions } from './group-options.js';
+import { fromEsdbEvent } from './mapping.js';
+import { orderingGate, type OrderingGate } from './ordering-gate.js';
+import { RETRY_SCHEDULED, retryStreamOf } from './retry-schedule.js';
+import { subscribeToEsdbGroup } from './persistent-subscription.js';
+
+const GROUP = 'billing-v1';
+
+function given(options: Parameters<typeof fakeEsdbClient>[0] = {}) {
+  const fake = fakeEsdbClient(options);
+  const gates = new Set<OrderingGate>();
+  const subscription = subscribeToEsdbGroup({ client: fake.client, group: GROUP, gates });
+  const iterator = subscription[Symbol.asyncIterator]();
+  const next = async (): Promise<Delivery> => {
+    const result = await iterator.next();
+    if (result.done === true) throw new Error('the subscription ended');
+    return result.value;
+  };
+  const blocked = () => [...gates].flatMap((gate) => gate.blocked());
+  return { ...fake, subscription, next, blocked };
+}
+
+const retryRecords = (fake: ReturnType<typeof given>) =>
+  fake.streams.get(retryStreamOf(GROUP)) ?? [];
+
+describe('EventStoreDB persistent subscription', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: new Date('2026-12-01T10:00:00Z') });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  describe('a retry that waits (not before)', () => {
+    it('appends a retry record first, then acknowledges the message, so its slot is free at once', async () => {
+      // Given
+      const store = given();
+      const original = esdbEvent();
+      store.group.send({ event: original, retryCount: 0 });
+      const delivery = await store.next();
+      // When
+      await delivery.nack('retry', 'database down', { retryAfterMs: 5_000 });
+      // Then
+      expect(store.log).toEqual([`append ${retryStreamOf(GROUP)}`, 'group: ack']);
+      expect(retryRecords(store).map((record) => [record.type, record.data])).toEqual([
+        [
+          RETRY_SCHEDULED,
+          {
+            eventId: original.id,
+            streamName: 'order-1',
+            revision: '0',
+            retryCount: 1,
+            notBefore: '2026-12-01T10:00:05.000Z',
+            reason: 'database down',
+          },
+        ],
+      ]);
+      await store.subscription.close();
+    });
+
+    it('delivers the original event again, with its id and one more retry, not before it is due', async () => {
+      // Given a message retried once, its record handed back by the retry group
+      const store = given();
+      const original = store.append('order-1', {
+        id: crypto.randomUUID(),
+        type: 'OrderPlaced',
+        data: {},
+      } as never);
+      store.group.send({ event: original, retryCount: 0 });
+      await (await store.next()).nack('retry', 'database down', { retryAfterMs: 5_000 });
+      const [record] = retryRecords(store);
+      if (record === undefined) throw new Error('no retry record was appended');
+      store.retries.send({ event: record, retryCount: 0 });
+      let redelivered: Delivery | undefined;
+      void store.next().then((delivery) => (redelivered = delivery));
+      // When the wait is not over
+      await vi.advanceTimersByTimeAsync(4_999);
+      // Then nothing comes
+      expect(redelivered).toBeUndefined();
+      // When it is
+      await vi.advanceTimersByTimeAsync(1);
+      // Then the original comes back, and settling it settles the record
+      expect(redelivered?.event.id).toBe(original.id);
+      expect(redelivered?.retryCount).toBe(1);
+      await redelivered?.ack();
+      expect(store.retries.settlements).toEqual([{ kind: 'ack', eventId: record.id }]);
+      await store.subscription.close();
+    });
+
+    it('parks instead of scheduling once the retries are used up', async () => {
+      // Given a message at its last retry
+      const store = given({ groupSettings: { maxRetryCount: 2 } });
+      store.group.send({ event: esdbEvent(), retryCount: 2 });
+      const delivery = await store.next();
+      // When it fails again
+      await delivery.nack('retry', 'database down', { retryAfterMs: 100 });
+      // Then it is parked, with the reason, and nothing is scheduled
+      expect(store.group.settlements).toEqual([
+        {
+          kind: 'park',
+          eventId: delivery.event.id,
+          reason: 'database down (gave up after 2 retries)',
+        },
+      ]);
+      expect(retryRecords(store)).toEqual([]);
+      await store.subscription.close();
+    });
+
+    it('creates the retry group when it connects', async () => {
+      // Given
+      const store = given();
+      store.group.send({ event: esdbEvent(), retryCount: 0 });
+      // When
+      await store.next();
+      // Then
+      expect(store.calls).toContain(`createPersistentSubscriptionToStream ${retryStreamOf(GROUP)}`);
+      await store.subscription.close();
+    });
+  });
+
+  describe('an event the adapter cannot decode', () => {
+    it.each([
+      ['binary data', { isJson: false, data: new Uint8Array([1, 2]) }, /is binary/],
+      ['metadata that is not an object', { metadata: 'not json' }, /cannot decode/],
+    ])(
+      'with %s is parked on its own, and the next event still comes',
+      async (_, overrides, reason) => {
+        // Given
+        const store = given();
+        const bad = esdbEvent(overrides as never);
+        const good = esdbEvent({ revision: 1n });
+        // When
+        store.group.send({ event: bad, retryCount: 0 });
+        store.group.send({ event: good, retryCount: 0 });
+        // Then
+        expect((await store.next()).event.id).toBe(good.id);
+        expect(store.group.settlements).toEqual([
+          { kind: 'park', eventId: bad.id, reason: expect.stringMatching(reason) as unknown },
+        ]);
+        await store.subscription.close();
+      },
+    );
+  });
+
+  describe('with an ordering key', () => {
+    it('holds a later message of the same key until the first is settled, and lists it as blocked', async () => {
+      // Given a group ordered by the order id in metadata.correlationId
+      const store = given();
+      await writeGroupOptions(store.client, GROUP, {
+        orderingKey: {
+          source: { from: 'metadata', field: 'correlationId' },
+          supersedeParkedWith: [],
+        },
+      });
+      const first = esdbEvent({ position: { commit: 1n, prepare: 1n } });
+      const second = esdbEvent({ revision: 1n, position: { commit: 2n, prepare: 2n } });
+      const other = esdbEvent({ streamId: 'order-2', metadata: { correlationId: 'order-2' } });
+      store.group.send({ event: first, retryCount: 0 });
+      store.group.send({ event: second, retryCount: 0 });
+      store.group.send({ event: other, retryCount: 0 });
+      // When the first is retried
+      const head = await store.next();
+      expect((await store.next()).event.id).toBe(other.id);
+      await head.nack('retry', 'database down', { retryAfterMs: 1_000 });
+      // Then the second waits behind it
+      expect(store.blocked()).toEqual([
+        {
+          event: expect.objectContaining({ id: second.id }) as unknown,
+          orderingKey: 'order-1',
+          blockedBy: {
+            eventId: first.id,
+            eventType: 'OrderPlaced',
+            state: 'retry_scheduled',
+            notBefore: new Date('2026-12-01T10:00:01Z'),
+          },
+        },
+      ]);
+      await store.subscription.close();
+    });
+  });
+});
+
+describe('the ordering gate', () => {
+  const key = { source: { from: 'stream' as const }, supersedeParkedWith: ['OrderCancelled'] };
+  const entry = (event: ReturnType<typeof esdbEvent>, released: string[], parked: string[]) => ({
+    event: fromEsdbEvent(event),
+    release: () => {
+      released.push(event.id);
+    },
+    park: (reason: string) => {
+      parked.push(`${event.id}: ${reason}`);
+      return Promise.resolve();
+    },
+  });
+
+  it('parks the messages behind a parked one, unless their type supersedes it', () => {
+    // Given a parked head of key order-1
+    const released: string[] = [];
+    const parked: string[] = [];
+    const gate = orderingGate({ orderingKey: key, retryGraceMs: 1_000, onError: () => undefined });
+    const head = entry(esdbEvent({ type: 'OrderPaid' }), released, parked);
+    gate.offer(head);
+    gate.settled(head.event, { kind: 'parked' });
+    // When a later update and then a cancellation arrive
+    const update = entry(esdbEvent({ revision: 1n, type: 'OrderUpdated' }), released, parked);
+    const cancel = entry(esdbEvent({ revision: 2n, type: 'OrderCancelled' }), released, parked);
+    gate.offer(update);
+    gate.offer(cancel);
+    // Then the update is parked behind it and the cancellation passes
+    expect(parked).toEqual([
+      `${update.event.id}: blocked by parked message ${head.event.id} (OrderPaid) of ordering key "order-1"`,
+    ]);
+    expect(released).toEqual([head.event.id, cancel.event.id]);
+  });
+
+  it('releases the key when a retried head does not come back to this connection in time', async () => {
+    vi.useFakeTimers();
+    // Given a head retried in 1s, and a message behind it
+    const released: string[] = [];
+    const gate = orderingGate({ orderingKey: key, retryGraceMs: 1_000, onError: () => undefined });
+    const head = entry(esdbEvent(), released, []);
+    const next = entry(
+      esdbEvent({ revision: 1n, position: { commit: 2n, prepare: 2n } }),
+      released,
+      [],
+    );
+    gate.offer(head);
+    gate.offer(next);
+    gate.settled(head.event, { kind: 'retry_scheduled', notBefore: new Date(Date.now() + 1_000) });
+    // When its record went to another consumer and the grace has passed
+    await vi.advanceTimersByTimeAsync(2_000);
+    // Then the next message goes
+    expect(released).toEqual([head.event.id, next.event.id]);
+    vi.useRealTimers();
+  });
+});
