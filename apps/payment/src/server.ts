@@ -24,6 +24,7 @@ import { createPaymentProviderClient } from './adapters/provider/payment-provide
 import {
   handlePaymentAuthorization,
   PAYMENT_AUTHORIZATION_EVENTS,
+  PAYMENT_AUTHORIZATION_ORDERING,
 } from './adapters/subscriptions/payment-authorization.handler.js';
 import type { PaymentHandlerDeps } from './adapters/subscriptions/handler-deps.js';
 import { paymentAuthorization } from './adapters/subscriptions/payment-authorization.consumer.js';
@@ -73,6 +74,7 @@ const consumer = startConsumer({
   store,
   consumer: consumerName,
   eventTypes: PAYMENT_AUTHORIZATION_EVENTS,
+  orderingKey: PAYMENT_AUTHORIZATION_ORDERING,
   handle,
   metrics,
   log: app.log,

@@ -7,7 +7,7 @@ import {
 /**
  * Creates the consumer's group unless it exists. An existing group takes the
  * given message timeout and retry count (CONSUMER_MESSAGE_TIMEOUT_MS and
- * CONSUMER_MAX_RETRY_COUNT), so a restart with new settings applies them, as
+ * CONSUMER_MAX_RETRY_COUNT) and ordering key, so a restart with new settings applies them, as
  * the failure lab's short lease needs. Its filter and start cannot change
  * after creation (as in EventStoreDB), so a new filter needs a new group name.
  *
@@ -40,5 +40,7 @@ export async function ensureSubscriptionGroup(input: {
   await store.updateSubscriptionGroup(group, {
     messageTimeoutMs: settings.messageTimeoutMs,
     maxRetryCount: settings.maxRetryCount,
+    // A group created before the consumer declared its key (or its removal) takes it now.
+    orderingKey: settings.orderingKey ?? null,
   });
 }

@@ -6,6 +6,7 @@ import type { KnownEvent, KnownEventType } from '@effectively-once/contracts';
 import {
   parseGroupSettings,
   type EventStore,
+  type OrderingKey,
   type PersistentSubscription,
   type RecordedEvent,
   type SubscriptionGroupSettings,
@@ -48,6 +49,11 @@ export type StartConsumerInput = ConsumerSubscription & {
   concurrency?: number;
   /** Timeout and retry count are applied to an existing group too; see `consumerSettings(config)`. */
   groupSettings?: Partial<SubscriptionGroupSettings>;
+  /**
+   * Messages with the same key one at a time, in log order; other keys flow
+   * on (docs/ordering-keys.md). Absent: no ordering, full concurrency.
+   */
+  orderingKey?: OrderingKey | undefined;
   /** The failure lab's hooks (lab mode only); without them the loop never looks for any. */
   hooks?: DeliveryHooks | undefined;
 };
@@ -66,6 +72,7 @@ function groupSettings(input: StartConsumerInput): SubscriptionGroupSettings {
     maxRetryCount: DEFAULT_CONSUMER_CONFIG.maxRetryCount,
     messageTimeoutMs: DEFAULT_CONSUMER_CONFIG.messageTimeoutMs,
     ...input.groupSettings,
+    ...(input.orderingKey === undefined ? {} : { orderingKey: input.orderingKey }),
   });
 }
 

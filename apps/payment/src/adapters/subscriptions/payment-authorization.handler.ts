@@ -1,7 +1,7 @@
 // The consumer payment-authorization-v1 reads the order streams: it acts on
 // two order events and acknowledges every other one as ignored.
 import type { KnownEvent, KnownEventType } from '@effectively-once/contracts';
-import type { RecordedEvent } from '@effectively-once/event-store';
+import type { OrderingKey, RecordedEvent } from '@effectively-once/event-store';
 import { handleCancellationRequested } from './cancellation-requested.handler.js';
 import type { PaymentHandleResult, PaymentHandlerDeps } from './handler-deps.js';
 import { handlePaymentRequested } from './payment-requested.handler.js';
@@ -11,6 +11,18 @@ export const PAYMENT_AUTHORIZATION_EVENTS = [
   'OrderPaymentRequested',
   'OrderCancellationRequested',
 ] as const satisfies readonly KnownEventType[];
+
+/**
+ * One order's payment messages one at a time, in log order, so an order's
+ * void never overtakes its authorization, and an order whose authorization
+ * keeps failing holds up no other order. A cancellation may pass a parked
+ * request: the order must be able to end, and the void settles whatever the
+ * parked request left (docs/ordering-keys.md).
+ */
+export const PAYMENT_AUTHORIZATION_ORDERING: OrderingKey = {
+  source: { from: 'metadata', field: 'correlationId' },
+  supersedeParkedWith: ['OrderCancellationRequested'],
+};
 
 /**
  * @example

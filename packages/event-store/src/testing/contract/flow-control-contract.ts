@@ -164,13 +164,13 @@ export function flowControlContract(context: GroupContext): void {
     const { group, stream, prefix } = await groupOnOwnPrefix(store);
     const subscription = store.subscribeToGroup(group);
     const deliveries = receive(subscription);
-    await inversion.subscribersLooked(1);
+    await inversion.subscribersLooked(1, group);
     const held = await inversion.holdAppendOpen(stream, [newEvent()]);
     let looks: number;
     try {
       // A committed event of the group's own filter, held back by the open transaction.
       await store.appendToStream(`${prefix}-2`, [newEvent()], { expectedRevision: 'no_stream' });
-      const counting = inversion.countLooks();
+      const counting = inversion.countLooks(group);
       await sleep(1_000);
       looks = counting.stop();
     } finally {
@@ -189,9 +189,8 @@ export function flowControlContract(context: GroupContext): void {
       return;
     }
     const store = context.store();
-    const [wanted, other] = [uniqueName('Wanted'), uniqueName('Other')].map((name) =>
-      name.replace('-', ''),
-    );
+    const wanted = uniqueName('Wanted').replace('-', '');
+    const other = uniqueName('Other').replace('-', '');
     const [idle, control] = [uniqueName('idle'), uniqueName('control')];
     await store.createSubscriptionGroup(idle, { filter: { kind: 'event_type', types: [wanted] } });
     await store.createSubscriptionGroup(control, {
