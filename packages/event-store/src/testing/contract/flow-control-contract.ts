@@ -10,6 +10,8 @@ const byOrder: OrderingKey = {
   source: { from: 'data', field: 'orderId' },
   supersedeParkedWith: [],
 };
+const PARKED_KEYS_DIFFER =
+  "EventStoreDB's adapter parks the messages behind a parked one instead of holding them, and does not mark a superseded one (docs/event-store.md, known difference 15)";
 const ofOrder = (orderId: string, type = 'StepRequested') => newEvent(type, { orderId });
 
 /** Retries that wait in the store, per-key ordering, and consumers that stay idle when idle. */
@@ -92,8 +94,12 @@ export function flowControlContract(context: GroupContext): void {
     await subscription.close();
   });
 
-  it('ordering key: a parked message holds its key until replayed, and then comes before the ones behind it', async () => {
+  it('ordering key: a parked message holds its key until replayed, and then comes before the ones behind it', async (test) => {
     const store = context.store();
+    if (store.backend === 'eventstoredb') {
+      test.skip(PARKED_KEYS_DIFFER);
+      return;
+    }
     const { group, prefix } = await groupOnOwnPrefix(store, {
       orderingKey: { source: { from: 'stream' }, supersedeParkedWith: [] },
     });
@@ -125,8 +131,12 @@ export function flowControlContract(context: GroupContext): void {
     await subscription.close();
   });
 
-  it('ordering key: a superseding type passes a parked message, which stays listed with what passed it', async () => {
+  it('ordering key: a superseding type passes a parked message, which stays listed with what passed it', async (test) => {
     const store = context.store();
+    if (store.backend === 'eventstoredb') {
+      test.skip(PARKED_KEYS_DIFFER);
+      return;
+    }
     const cancelled = uniqueName('Cancelled').replace('-', '');
     const { group, prefix } = await groupOnOwnPrefix(store, {
       orderingKey: { source: byOrder.source, supersedeParkedWith: [cancelled] },
