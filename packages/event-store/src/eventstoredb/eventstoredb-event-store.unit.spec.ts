@@ -21,6 +21,9 @@ describe('EventStoreDB event store', () => {
       const store = storeOn(fakeEsdbClient({ serverVersion }));
       // When / Then
       await expect(store.readStream('order-1')).rejects.toThrow(message);
+      await expect(store.readStream('order-1')).rejects.toMatchObject({
+        code: 'UNSUPPORTED_SERVER_VERSION',
+      });
     });
 
     it('accepts 22.10 and later', async () => {

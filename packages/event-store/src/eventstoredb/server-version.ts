@@ -42,7 +42,7 @@ export async function assertServerVersion(source: ServerFeaturesSource): Promise
       ? 'This EventStoreDB server does not report its version (it is older than 21.10)'
       : `EventStoreDB ${serverVersion} is too old`;
   throw new EventStoreError(
-    'EVENT_STORE_UNAVAILABLE',
+    'UNSUPPORTED_SERVER_VERSION',
     `${server}: this adapter needs EventStoreDB ${MIN_SERVER_VERSION} or later (see infra/docker-compose.yml and docs/event-store.md).`,
   );
 }

@@ -15,7 +15,9 @@ export type EventStoreErrorCode =
   | 'SUBSCRIPTION_GROUP_NOT_FOUND'
   | 'INVALID_NACK'
   | 'DELIVERY_ALREADY_SETTLED'
-  | 'EVENT_STORE_UNAVAILABLE';
+  | 'EVENT_STORE_UNAVAILABLE'
+  /** The server is older than the back end supports: retrying will not help. */
+  | 'UNSUPPORTED_SERVER_VERSION';
 
 /** Base class of every error the port throws. */
 export class EventStoreError extends Error {
