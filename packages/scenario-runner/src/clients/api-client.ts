@@ -8,7 +8,7 @@ import {
   StockLevel,
   type OrderStatus,
 } from '@effectively-once/contracts';
-import { ParkedList, ReplayedParked } from '@effectively-once/service-kit';
+import { BlockedList, ParkedList, ReplayedParked } from '@effectively-once/service-kit';
 import { callJson } from './http.js';
 
 export interface PlaceOrderInput {
@@ -50,6 +50,13 @@ export function apiClient(gatewayUrl: string, adminToken: string) {
     ledger: async () => (await callJson(Ledger, url('/payments/ledger'))).authorizations,
     parked: (service: string) =>
       callJson(ParkedList, url(`/admin/${service}/parked`), { headers: admin }),
+    /** The messages of `consumer` waiting behind an earlier one of their ordering key. */
+    blocked: (service: string, consumer: string) =>
+      callJson(
+        BlockedList,
+        url(`/admin/${service}/blocked?consumer=${encodeURIComponent(consumer)}`),
+        { headers: admin },
+      ),
     /** The operator's prune; answered as is, since a refusal is what some scenarios expect. */
     pruneMarkers: (service: string, consumer: string, olderThanMs: number) =>
       rawCall(url(`/admin/${service}/consumers/${consumer}/markers/prune`), {

@@ -12,11 +12,14 @@ import { duplicateDelivery } from './duplicate-delivery.js';
 import { malformedEvent } from './malformed-event.js';
 import { oldReplay } from './old-replay.js';
 import { oneEventTwoConsumers } from './one-event-two-consumers.js';
+import { orderingKey } from './ordering-key.js';
 import { poisonMessage } from './poison-message.js';
+import { providerOutageIsolation } from './provider-outage-isolation.js';
 import { winnerCommits, winnerRollsBack } from './racing-claims.js';
 import { relayCrashAfterAppend } from './relay-crash-after-append.js';
 import { semanticDuplicate } from './semantic-duplicate.js';
 import { serializationFailure } from './serialization-failure.js';
+import { slowSmtp } from './slow-smtp.js';
 import { providerTimeout } from './provider-timeout.js';
 import { DEMAND, RESERVATION } from './support.js';
 
@@ -39,6 +42,9 @@ export const SCENARIOS: readonly Scenario[] = [
   malformedEvent,
   oneEventTwoConsumers,
   oldReplay,
+  providerOutageIsolation,
+  orderingKey,
+  slowSmtp,
 ];
 
 const onDemand = [

@@ -1,0 +1,140 @@
+// A retry never occupies a slot (docs/ordering-keys.md, ADR 0009). More
+// orders whose card processor keeps failing than payment has slots, and
+// healthy orders behind them: each healthy payment is handled between two
+// attempts of a failing one, because a failed attempt waits for its retry in
+// the store, not in the consumer. When the old consumer slept its backoff in
+// the slot, the failing orders held every slot until they were parked.
+import { orderStream } from '@effectively-once/contracts';
+import type { JournalEntry } from '@effectively-once/fault-injection';
+import type { Scenario, ScenarioContext } from '../scenario.js';
+import { PAYMENT, REDELIVERY_TIMEOUT_MS, entry, maybeJournal } from './support.js';
+
+/** The lab runs each consumer with one slot (CONSUMER_CONCURRENCY=1): three failing orders are more. */
+const FAILING = 3;
+const HEALTHY = 2;
+
+export const providerOutageIsolation: Scenario = {
+  name: 'provider-outage-isolation',
+  title: 'The card processor fails for some orders: the others are paid between their retries',
+  summary:
+    'Three orders paid with tok_error (the fake card processor answers 503 every time) and two healthy ones reach payment together, one slot among them. Each healthy payment is handled between two attempts of a failing one, and the healthy orders are confirmed. The customer then cancels the failing orders: each ends cancelled, and its payment request, parked after its retries, is superseded by the cancellation instead of blocking its order.',
+  async run(context) {
+    const sku = await context.freshSku(10);
+    // Holding the first request in payment's one slot lets every other
+    // request arrive before the first attempt fails: all start together.
+    await context.lab.arm('payment', {
+      point: 'on-delivery',
+      action: 'hold',
+      match: { consumer: PAYMENT, eventType: 'OrderPaymentRequested', retryCount: 0 },
+    });
+    context.step('armed: hold the next payment request on delivery to payment-authorization-v1');
+    const first = await placeFailing(context, sku);
+    await context.waitForJournal(
+      'the first failing request to be held',
+      entry({ kind: 'held', consumer: PAYMENT, orderId: first }),
+    );
+    const failing = [first];
+    for (let index = 1; index < FAILING; index++) failing.push(await placeFailing(context, sku));
+    const healthy: string[] = [];
+    for (let index = 0; index < HEALTHY; index++) {
+      healthy.push(await context.placeOrder({ sku, quantity: 1 }));
+    }
+    for (const orderId of [...failing, ...healthy]) {
+      await context.waitForOrder(orderId, ['awaiting_payment']);
+    }
+    await context.lab.release('payment', { then: 'continue' });
+    context.step('released: every payment request is in the group, one slot to share');
+    for (const orderId of healthy) await context.waitForOrder(orderId, ['confirmed']);
+    await expectPaidBetweenRetries(context, { failing, healthy });
+    for (const orderId of failing) await context.api.cancelOrder(orderId);
+    context.step('the customer cancelled the failing orders');
+    for (const orderId of failing) await context.waitForOrder(orderId, ['cancelled']);
+    await expectSuperseded(context, failing);
+  },
+};
+
+/**
+ * A tok_error order stays out of the audit's scope: its card never works, so
+ * its payment messages end parked for an operator, which nothing-parked
+ * would rightly report. This scenario checks what became of them itself.
+ */
+async function placeFailing(context: ScenarioContext, sku: string): Promise<string> {
+  const { orderId } = await context.api.placeOrder({ sku, quantity: 1, paymentToken: 'tok_error' });
+  context.step(
+    `placed order ${orderId.slice(0, 8)}: 1 x ${sku}, tok_error (left out of the audit)`,
+  );
+  return orderId;
+}
+
+/**
+ * Each healthy payment was acknowledged between two attempts of the failing
+ * requests: after one of them, and before one that is still to come. Under the
+ * old sleeping retries no failing attempt comes after a healthy one's ack: the
+ * healthy ones got the slot only once every failing one was parked.
+ */
+async function expectPaidBetweenRetries(
+  context: ScenarioContext,
+  orders: { failing: readonly string[]; healthy: readonly string[] },
+): Promise<void> {
+  const isAttempt = (row: JournalEntry) =>
+    row.kind === 'delivered' &&
+    row.consumer === PAYMENT &&
+    orders.failing.includes(row.orderId ?? '');
+  const journal = await context.journal();
+  const acks = orders.healthy.map(
+    (orderId) => journal.find(entry({ kind: 'acked', consumer: PAYMENT, orderId }))?.id ?? Infinity,
+  );
+  const lastAck = Math.max(...acks);
+  const later = await maybeJournal(
+    context,
+    'a failing request to be tried again after the healthy payments',
+    (row) => isAttempt(row) && row.id > lastAck,
+    REDELIVERY_TIMEOUT_MS,
+  );
+  orders.healthy.forEach((orderId, index) => {
+    const ack = acks[index] ?? Infinity;
+    const before = journal.filter((row) => isAttempt(row) && row.id < ack).length;
+    context.expect(
+      `healthy order ${orderId.slice(0, 8)} was paid between two attempts of the failing requests`,
+      before > 0 && later !== undefined && ack < later.id,
+      `${String(before)} failing attempts before its ack, the next at #${String(later?.id ?? 'none')}`,
+    );
+  });
+  context.step(
+    `failing attempts so far: ${describeAttempts((await context.journal()).filter(isAttempt))}`,
+  );
+}
+
+function describeAttempts(attempts: readonly JournalEntry[]): string {
+  const perOrder = new Map<string, number>();
+  for (const row of attempts) {
+    const orderId = (row.orderId ?? '').slice(0, 8);
+    perOrder.set(orderId, (perOrder.get(orderId) ?? 0) + 1);
+  }
+  return [...perOrder].map(([orderId, count]) => `${orderId} ${String(count)}`).join(', ');
+}
+
+/** Each failing request ends parked and passed by its order's cancellation: it blocks no one. */
+async function expectSuperseded(context: ScenarioContext, failing: readonly string[]) {
+  const parked = await context.waitUntil(
+    'every failing request to be parked and superseded by its cancellation',
+    async () => {
+      const list = await context.api.parked('payment');
+      const rows = failing.map((orderId) =>
+        list.parked.find(
+          (row) => row.type === 'OrderPaymentRequested' && row.streamName === orderStream(orderId),
+        ),
+      );
+      return rows.every((row) => row?.supersededBy != null) ? rows : undefined;
+    },
+  );
+  for (const row of parked) {
+    context.step(
+      `parked: ${row?.type ?? ''} ${row?.eventId.slice(0, 8) ?? ''} (${row?.reason ?? ''}), superseded by ${row?.supersededBy?.type ?? ''}`,
+    );
+  }
+  context.expect(
+    'each failing request was parked after its retries and superseded by its cancellation',
+    parked.every((row) => row?.supersededBy?.type === 'OrderCancellationRequested'),
+  );
+}
