@@ -8,6 +8,12 @@
 
 /** The first look again after events were found held back. */
 export const HELD_BACK_FIRST_RECHECK_MS = 10;
+/**
+ * The longest wait between two looks at the xmin, however long the poll
+ * interval: a look is one tiny query, and a reader with a long poll interval
+ * must not wait that long once the older transaction has ended.
+ */
+export const HELD_BACK_MAX_RECHECK_MS = 1_000;
 
 export interface HeldBackBackoff {
   /** After a check found held-back events under `xmin`: how long to wait before looking again. */
@@ -21,7 +27,8 @@ export interface HeldBackBackoff {
  * const backoff = heldBackBackoff(500);
  * const waitMs = backoff.waitAfter(idle.xmin); // 10, then 20, 40 ... up to 500 while the xmin stays
  */
-export function heldBackBackoff(maxMs: number): HeldBackBackoff {
+export function heldBackBackoff(pollIntervalMs: number): HeldBackBackoff {
+  const maxMs = Math.min(pollIntervalMs, HELD_BACK_MAX_RECHECK_MS);
   let lastXmin: string | undefined;
   let delayMs = HELD_BACK_FIRST_RECHECK_MS;
   return {

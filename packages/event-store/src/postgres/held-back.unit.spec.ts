@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { HELD_BACK_FIRST_RECHECK_MS, heldBackBackoff } from './held-back.js';
+import {
+  HELD_BACK_FIRST_RECHECK_MS,
+  HELD_BACK_MAX_RECHECK_MS,
+  heldBackBackoff,
+} from './held-back.js';
 
 describe('heldBackBackoff', () => {
   it('given an xmin that does not move, the waits double up to the poll interval', () => {
@@ -11,6 +15,17 @@ describe('heldBackBackoff', () => {
 
     // Then
     expect(waits).toEqual([HELD_BACK_FIRST_RECHECK_MS, 20, 40, 80, 100, 100]);
+  });
+
+  it('given a long poll interval, the waits stop growing at a second', () => {
+    // Given
+    const backoff = heldBackBackoff(60_000);
+
+    // When
+    const waits = Array.from({ length: 12 }, () => backoff.waitAfter('742'));
+
+    // Then
+    expect(waits.at(-1)).toBe(HELD_BACK_MAX_RECHECK_MS);
   });
 
   it('given an xmin that moved, the next wait starts short again', () => {
