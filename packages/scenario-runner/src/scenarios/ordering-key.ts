@@ -30,8 +30,9 @@ export const orderingKey: Scenario = {
     await context.waitForOrder(y, ['awaiting_payment']);
     await context.api.cancelOrder(x);
     context.step('the customer cancelled X while its payment request is held');
-    // Until the fix, every retry of the request fails too; it is lifted as soon
-    // as the blocked row is seen, well within the lab's five retries.
+    // Until the fix, every retry of the request fails too. Y's request, older
+    // in the group than X's retry once that is due, needs a moment when X's is
+    // not: the fix waits for Y's payment, well within the lab's five retries.
     const failing = await context.lab.arm('payment', {
       point: 'on-delivery',
       action: 'fail',
@@ -44,6 +45,10 @@ export const orderingKey: Scenario = {
     // The consumer copies new messages into its group only when it has a free
     // slot: the cancellation shows once the held request is handed back.
     const blocked = await waitForBlockedCancellation(context, x);
+    await context.waitForJournal(
+      'Y’s payment to be acknowledged while X’s request keeps failing',
+      entry({ kind: 'acked', consumer: PAYMENT, orderId: y }),
+    );
     await context.lab.disarmFault('payment', failing.id);
     context.step('the card processor is back (fault disarmed): the next retry goes through');
     context.expect(
