@@ -10,8 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { OrderResource } from '@effectively-once/contracts';
 import { createPostgresEventStore, type RecordedEvent } from '@effectively-once/event-store';
 import { writeBenchmarkSection } from '../../tooling/benchmarks-doc.js';
-import { startStack } from '../support/start-stack.js';
+import pg from 'pg';
+import { startStack, type RunningStack } from '../support/start-stack.js';
 import { summarize, type LatencySummary } from './latency.js';
+import { diffResources, snapshotResources, type ResourceUse } from './resource-usage.js';
 
 const BENCHMARKS_FILE = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
 const PLAN = {
@@ -25,10 +27,14 @@ const PLAN = {
   ],
   sku: 'SKU-BENCH',
   stock: 1_000_000,
+  /** The "flat with the log" row: the first load again, with this many events already stored. */
+  seededEvents: 200_000,
 } as const;
 const TARGET = { ordersPerSecond: 100, p99Ms: 300 };
 
 interface LoadResult {
+  label?: string;
+  resources?: ResourceUse;
   offeredPerSecond: number;
   posted: number;
   confirmed: number;
@@ -59,11 +65,34 @@ async function main(): Promise<void> {
   try {
     await post(stack.gatewayUrl, `/api/inventory/${PLAN.sku}/restock`, { quantity: PLAN.stock });
     await offerLoad(stack.gatewayUrl, PLAN.warmup, ended, waiters);
+    const observer = new pg.Client({ connectionString: eventStoreUrl });
+    await observer.connect();
+    const measured = async (load: { perSecond: number; seconds: number }, label?: string) => {
+      const before = await snapshotResources(processesOf(stack), observer);
+      const result = await offerLoad(stack.gatewayUrl, load, ended, waiters);
+      const resources = diffResources(
+        before,
+        await snapshotResources(processesOf(stack), observer),
+      );
+      return { ...result, resources, ...(label === undefined ? {} : { label }) };
+    };
     const results: LoadResult[] = [];
     for (const load of PLAN.loads) {
       process.stdout.write(`  ${String(load.perSecond)} orders/s for ${String(load.seconds)} s\n`);
-      results.push(await offerLoad(stack.gatewayUrl, load, ended, waiters));
+      results.push(await measured(load));
     }
+    const first = PLAN.loads[0];
+    process.stdout.write(
+      `  seeding ${String(PLAN.seededEvents)} events, then the first row again\n`,
+    );
+    await seedEvents(store, PLAN.seededEvents);
+    results.push(
+      await measured(
+        first,
+        `${String(first.perSecond)}, ${String(PLAN.seededEvents / 1000)}k events stored`,
+      ),
+    );
+    await observer.end();
     const section = formatSection(results, loadAtStart);
     process.stdout.write(`${section}\n`);
     await writeBenchmarkSection(BENCHMARKS_FILE, 'saga', section);
@@ -72,6 +101,32 @@ async function main(): Promise<void> {
     await following.catch(() => undefined);
     await store.close();
     await stack.stop();
+  }
+}
+
+function processesOf(stack: RunningStack) {
+  return {
+    supervisorPid: stack.supervisorPid,
+    named: () => {
+      const names = new Set(stack.processEvents.map((event) => event.name));
+      return new Map([...names].map((name) => [name, stack.pidOf(name)]));
+    },
+  };
+}
+
+/** Events no consumer acts on, appended in batches, so the log is long but the saga's work is the same. */
+async function seedEvents(store: ReturnType<typeof createPostgresEventStore>, count: number) {
+  const batch = 1000;
+  for (let appended = 0; appended < count; appended += batch) {
+    await store.appendToStream(
+      `bench-seed-${randomUUID()}`,
+      Array.from({ length: Math.min(batch, count - appended) }, () => ({
+        id: randomUUID(),
+        type: 'BenchSeeded',
+        data: { padding: 'x'.repeat(200) },
+      })),
+      { expectedRevision: 'no_stream' },
+    );
   }
 }
 
@@ -161,7 +216,7 @@ function formatSection(results: readonly LoadResult[], loadAtStart: number): str
     at100.latency.p99 < TARGET.p99Ms;
   const rows = results.map(
     (r) =>
-      `| ${String(r.offeredPerSecond)} | ${String(r.posted)} | ${String(r.confirmed)} | ${r.completedPerSecond.toFixed(1)} | ${ms(r.latency.p50)} | ${ms(r.latency.p95)} | ${ms(r.latency.p99)} | ${ms(r.latency.max)} |`,
+      `| ${r.label ?? String(r.offeredPerSecond)} | ${String(r.posted)} | ${String(r.confirmed)} | ${r.completedPerSecond.toFixed(1)} | ${ms(r.latency.p50)} | ${ms(r.latency.p95)} | ${ms(r.latency.p99)} | ${ms(r.latency.max)} |`,
   );
   return [
     '## The saga end to end',
@@ -176,8 +231,35 @@ function formatSection(results: readonly LoadResult[], loadAtStart: number): str
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
     '',
+    ...resourceTable(results),
+    '',
     `Target: at least ${String(TARGET.ordersPerSecond)} orders/s completed with p99 under ${String(TARGET.p99Ms)} ms at an offered ${String(TARGET.ordersPerSecond)}/s: **${met ? 'met' : 'missed'}** in this run.`,
   ].join('\n');
+}
+
+/** CPU per completed order, by process, and the event store's database counters per order. */
+function resourceTable(results: readonly LoadResult[]): string[] {
+  const measured = results.filter((r) => r.resources !== undefined && r.confirmed > 0);
+  const names = [
+    ...new Set(measured.flatMap((r) => [...(r.resources?.cpuMs.keys() ?? [])])),
+  ].sort();
+  const perOrder = (r: LoadResult, ms: number) => (ms / r.confirmed).toFixed(1);
+  const header = measured.map((r) => r.label ?? `${String(r.offeredPerSecond)}/s`);
+  const line = (name: string, cell: (r: LoadResult, use: ResourceUse) => string) =>
+    `| ${name} | ${measured.map((r) => (r.resources === undefined ? '' : cell(r, r.resources))).join(' | ')} |`;
+  return [
+    'Per completed order, from `/proc/<pid>/stat` of every process of the stack (PostgreSQL: the postmaster, what it reaped and its live backends) and `pg_stat_database` of the event store:',
+    '',
+    `| per order | ${header.join(' | ')} |`,
+    `| --- | ${header.map(() => '---:').join(' | ')} |`,
+    line('**CPU, all processes (ms)**', (r, use) => `**${perOrder(r, use.totalCpuMs)}**`),
+    ...names.map((name) =>
+      line(`CPU ${name} (ms)`, (r, use) => perOrder(r, use.cpuMs.get(name) ?? 0)),
+    ),
+    line('of which event-store backends (ms)', (r, use) => perOrder(r, use.eventStoreBackendsMs)),
+    line('event-store commits', (r, use) => perOrder(r, use.eventStoreCommits)),
+    line('event-store rows returned', (r, use) => perOrder(r, use.eventStoreRowsReturned)),
+  ];
 }
 
 await main();

@@ -1,0 +1,145 @@
+// What a stack spent, read from the kernel and from PostgreSQL rather than
+// estimated: CPU time of every process of the stack (/proc/<pid>/stat,
+// PostgreSQL's backends included), and the event store's database counters
+// (pg_stat_database). A bench takes one snapshot before a load and one after,
+// and divides the difference by the orders completed in between.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import type pg from 'pg';
+
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  command: string;
+  /** Own user + system time, in ms. */
+  cpuMs: number;
+  /** User + system time of children it has reaped (exited backends), in ms. */
+  reapedMs: number;
+}
+
+function readStat(pid: number): ProcStat | undefined {
+  try {
+    const text = readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+    // The command is in parentheses and may contain spaces; fields follow the last ')'.
+    const close = text.lastIndexOf(')');
+    const command = text.slice(text.indexOf('(') + 1, close);
+    const fields = text.slice(close + 2).split(' ');
+    const tick = (index: number) => (Number(fields[index]) * 1000) / TICKS_PER_SECOND;
+    // After the command: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14).
+    return {
+      pid,
+      ppid: Number(fields[1]),
+      command,
+      cpuMs: tick(11) + tick(12),
+      reapedMs: tick(13) + tick(14),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function allProcesses(): ProcStat[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map((name) => readStat(Number(name)))
+    .filter((stat): stat is ProcStat => stat !== undefined);
+}
+
+function descendantsOf(root: number, processes: readonly ProcStat[]): ProcStat[] {
+  const children = new Map<number, ProcStat[]>();
+  for (const stat of processes) {
+    children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), stat]);
+  }
+  const found: ProcStat[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.shift() ?? -1;
+    for (const child of children.get(pid) ?? []) {
+      found.push(child);
+      queue.push(child.pid);
+    }
+  }
+  return found;
+}
+
+export interface ResourceSnapshot {
+  /** CPU ms by process name (the supervisor's names), plus `supervisor` and `postgres`. */
+  cpuMs: Map<string, number>;
+  /** CPU ms of the PostgreSQL backends connected to the event store's database now. */
+  eventStoreBackendsMs: number;
+  eventStoreCommits: number;
+  eventStoreRowsReturned: number;
+}
+
+export interface StackProcesses {
+  supervisorPid: number;
+  /** The supervised processes' names and current pids. */
+  named: () => ReadonlyMap<string, number>;
+}
+
+/**
+ * @example
+ * const before = await snapshotResources(stack, observer);
+ * // ... offer load ...
+ * const spent = diffResources(before, await snapshotResources(stack, observer));
+ */
+export async function snapshotResources(
+  stack: StackProcesses,
+  eventStore: pg.Client,
+): Promise<ResourceSnapshot> {
+  const processes = allProcesses();
+  const byPid = new Map(processes.map((stat) => [stat.pid, stat]));
+  const cpuMs = new Map<string, number>();
+  const supervisor = byPid.get(stack.supervisorPid);
+  cpuMs.set('supervisor', supervisor?.cpuMs ?? 0);
+  for (const [name, pid] of stack.named()) cpuMs.set(name, byPid.get(pid)?.cpuMs ?? 0);
+  // PostgreSQL: the postmaster with what it reaped, plus every live backend.
+  const postgres = descendantsOf(stack.supervisorPid, processes).filter(
+    (stat) => stat.command === 'postgres',
+  );
+  cpuMs.set(
+    'postgres',
+    postgres.reduce((sum, stat) => sum + stat.cpuMs + stat.reapedMs, 0),
+  );
+  const { rows } = await eventStore.query<{ pids: number[]; commits: string; returned: string }>(`
+    SELECT (SELECT array_agg(pid) FROM pg_stat_activity WHERE datname = current_database()) AS pids,
+           xact_commit::text AS commits, tup_returned::text AS returned
+      FROM pg_stat_database WHERE datname = current_database()`);
+  const row = rows[0];
+  return {
+    cpuMs,
+    eventStoreBackendsMs: (row?.pids ?? []).reduce(
+      (sum, pid) => sum + (byPid.get(pid)?.cpuMs ?? 0),
+      0,
+    ),
+    eventStoreCommits: Number(row?.commits ?? 0),
+    eventStoreRowsReturned: Number(row?.returned ?? 0),
+  };
+}
+
+export interface ResourceUse {
+  cpuMs: Map<string, number>;
+  totalCpuMs: number;
+  eventStoreBackendsMs: number;
+  eventStoreCommits: number;
+  eventStoreRowsReturned: number;
+}
+
+export function diffResources(before: ResourceSnapshot, after: ResourceSnapshot): ResourceUse {
+  const cpuMs = new Map<string, number>();
+  for (const [name, ms] of after.cpuMs) {
+    // A process that restarted in between counts from zero.
+    const spent = ms - (before.cpuMs.get(name) ?? 0);
+    cpuMs.set(name, spent >= 0 ? spent : ms);
+  }
+  return {
+    cpuMs,
+    totalCpuMs: [...cpuMs.values()].reduce((sum, ms) => sum + ms, 0),
+    // Backends that connected in between count in full; ones that left are missed (pools keep theirs).
+    eventStoreBackendsMs: Math.max(0, after.eventStoreBackendsMs - before.eventStoreBackendsMs),
+    eventStoreCommits: after.eventStoreCommits - before.eventStoreCommits,
+    eventStoreRowsReturned: after.eventStoreRowsReturned - before.eventStoreRowsReturned,
+  };
+}
