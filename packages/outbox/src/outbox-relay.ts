@@ -24,6 +24,8 @@ export interface OutboxRelayOptions<Database extends OutboxTables> {
   pollIntervalMs?: number;
   /** Rows read per batch; 100 by default. */
   batchSize?: number;
+  /** How many streams of a batch are appended at the same time; 4 by default. */
+  appendConcurrency?: number;
   /**
    * The URL of `db`'s database. With it the relay holds its lock on a
    * connection of its own, LISTENs there, and wakes the moment an enqueueing
@@ -59,6 +61,7 @@ export interface OutboxRelay {
 const SettingsSchema = z.object({
   pollIntervalMs: z.number().int().positive().default(500),
   batchSize: z.number().int().min(1).max(10_000).default(100),
+  appendConcurrency: z.number().int().min(1).max(64).default(4),
   retentionMs: z.union([z.literal(false), z.number().positive()]).default(7 * DAY_MS),
 });
 type RelaySettings = z.infer<typeof SettingsSchema>;
@@ -78,12 +81,18 @@ function openRelayLock(input: {
   databaseUrl: string | undefined;
   db: Kysely<OutboxTables>;
   wakeup: Wakeup;
+  pollIntervalMs: number;
   log: RelayLog;
 }): RelayLock {
   const { databaseUrl, db, wakeup, log } = input;
   return databaseUrl === undefined
     ? transactionLock(db)
-    : sessionLock({ url: databaseUrl, db, onNotification: () => wakeup.signal(), log });
+    : sessionLock({
+        url: databaseUrl,
+        onNotification: () => wakeup.signal(),
+        provenForMs: input.pollIntervalMs,
+        log,
+      });
 }
 
 /** Deletes sent rows past their retention, at most once per PRUNE_EVERY_MS, holding the lock. */
@@ -127,6 +136,7 @@ function parseSettings<Database extends OutboxTables>(
   return SettingsSchema.parse({
     pollIntervalMs: options.pollIntervalMs,
     batchSize: options.batchSize,
+    appendConcurrency: options.appendConcurrency,
     retentionMs: options.retentionMs,
   });
 }
@@ -149,7 +159,13 @@ export function startOutboxRelay<Database extends OutboxTables>(
   const db = outboxView(options.db);
   const log = options.log ?? console;
   const wakeup = new Wakeup();
-  const lock = openRelayLock({ databaseUrl: options.databaseUrl, db, wakeup, log });
+  const lock = openRelayLock({
+    databaseUrl: options.databaseUrl,
+    db,
+    wakeup,
+    pollIntervalMs: settings.pollIntervalMs,
+    log,
+  });
   const pruneIfDue = sentRowsPruner({ lock, retentionMs: settings.retentionMs, log });
   const exclusive = serialized();
   let closed = false;
@@ -161,11 +177,12 @@ export function startOutboxRelay<Database extends OutboxTables>(
     exclusive(async () => {
       if (lockClosed) throw closedError();
       const { store, onPublished, afterAppend } = options;
-      const { batchSize } = settings;
+      const { batchSize, appendConcurrency } = settings;
       const result = await publishUntilDrained({
         lock,
         store,
         batchSize,
+        appendConcurrency,
         upTo,
         onPublished,
         afterAppend,

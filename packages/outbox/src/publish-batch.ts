@@ -77,67 +77,91 @@ function isPartlyRepeatedAppend(error: unknown): boolean {
 }
 
 interface StreamInput {
-  db: Kysely<OutboxTables>;
   store: EventStore;
   streamName: string;
   rows: readonly UnsentRow[];
   afterAppend: AfterAppend | undefined;
 }
 
+/** What one stream's publishing left: rows whose events are stored, and the failure that stopped it. */
+interface StreamOutcome {
+  appended: UnsentRow[];
+  error?: unknown;
+}
+
 /**
  * One append for the stream's rows; after a partly repeated append, one
  * event at a time in position order, where an event already in this stream
  * is an idempotent no-op. Either way each event ends up in the stream once.
- * Calls `marked` with each count of rows marked sent; throws at the first
- * failure, leaving that row and the stream's later rows unsent.
+ * Stops at the first failure: that row and the stream's later rows stay
+ * unsent, so the stream's order holds.
  */
-async function publishStream(input: StreamInput, marked: (count: number) => void): Promise<void> {
-  const { db, store, streamName, rows, afterAppend } = input;
+async function publishStream(input: StreamInput): Promise<StreamOutcome> {
+  const { store, streamName, rows, afterAppend } = input;
+  const appendedRows: UnsentRow[] = [];
   try {
-    await store.appendToStream(streamName, rows.map(toNewEvent), { expectedRevision: 'any' });
-  } catch (error) {
-    if (!isPartlyRepeatedAppend(error)) throw error;
-    for (const row of rows) {
-      await store.appendToStream(streamName, [toNewEvent(row)], { expectedRevision: 'any' });
-      await appended(afterAppend, [row]);
-      await markSent(db, [row.position]);
-      marked(1);
+    try {
+      await store.appendToStream(streamName, rows.map(toNewEvent), { expectedRevision: 'any' });
+    } catch (error) {
+      if (!isPartlyRepeatedAppend(error)) throw error;
+      for (const row of rows) {
+        await store.appendToStream(streamName, [toNewEvent(row)], { expectedRevision: 'any' });
+        await appended(afterAppend, [row]);
+        appendedRows.push(row);
+      }
+      return { appended: appendedRows };
     }
-    return;
+    await appended(afterAppend, rows);
+    return { appended: [...rows] };
+  } catch (error) {
+    return { appended: appendedRows, error };
   }
-  // A crash here leaves the rows unsent although their events are stored:
-  // the next relay appends them again, which the store accepts as a no-op.
-  await appended(afterAppend, rows);
-  await markSent(
-    db,
-    rows.map((row) => row.position),
-  );
-  marked(rows.length);
+}
+
+/** Runs `work` on every item, at most `limit` at a time. */
+async function inParallel<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (let item = items[next++]; item !== undefined; item = items[next++]) await work(item);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /**
  * Publishes up to `limit` of the oldest unsent rows (up to position `upTo`).
- * A stream whose append fails keeps its rows unsent, so its order holds;
- * the other streams of the batch go on.
+ * Streams are appended side by side, `appendConcurrency` at a time: each
+ * stream's rows are one append, so its order holds, and different streams
+ * have no order between them. A stream whose append fails keeps its rows
+ * unsent; the other streams of the batch go on. The rows whose events are
+ * stored are then marked sent in one statement.
  */
 export async function publishBatch(input: {
   db: Kysely<OutboxTables>;
   store: EventStore;
   limit: number;
+  appendConcurrency: number;
   upTo: number | undefined;
   afterAppend?: AfterAppend | undefined;
 }): Promise<BatchResult> {
   const { db, store, afterAppend } = input;
   const rows = await readUnsent(db, { limit: input.limit, upTo: input.upTo });
-  const result: BatchResult = { read: rows.length, published: 0, failures: [] };
-  for (const [streamName, streamRows] of byStream(rows)) {
-    try {
-      await publishStream({ db, store, streamName, rows: streamRows, afterAppend }, (count) => {
-        result.published += count;
-      });
-    } catch (error) {
-      result.failures.push({ streamName, error });
-    }
-  }
-  return result;
+  const stored: number[] = [];
+  const failures: StreamFailure[] = [];
+  await inParallel(
+    [...byStream(rows)],
+    input.appendConcurrency,
+    async ([streamName, streamRows]) => {
+      const outcome = await publishStream({ store, streamName, rows: streamRows, afterAppend });
+      stored.push(...outcome.appended.map((row) => row.position));
+      if ('error' in outcome) failures.push({ streamName, error: outcome.error });
+    },
+  );
+  // A crash here leaves rows unsent although their events are stored: the
+  // next relay appends them again, which the store accepts as a no-op.
+  await markSent(db, stored);
+  return { read: rows.length, published: stored.length, failures };
 }
