@@ -1,5 +1,6 @@
-// The SMTP adapter against real servers: what the email carries, and that a
-// server that does not answer in time is a retryable failure, not a hang.
+// The SMTP adapter against real servers: what the email carries, that a
+// pooled connection the server dropped is replaced, and that a server that
+// does not answer in time is a retryable failure, not a hang.
 import { randomUUID } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -31,6 +32,28 @@ describe('createSmtpMailer', () => {
         duplicate: false,
       },
     ]);
+  });
+
+  it('replaces a pooled connection the server dropped: after the server restarts, the next send goes through', async () => {
+    // Given a mailer whose pool holds a connection to a server that then restarts
+    const first = await startMailSink();
+    const mailer = createSmtpMailer({ host: first.host, port: first.port });
+    const email = (orderId: string) =>
+      composeEmail({ kind: 'order_confirmed', orderId, recipient: 'ada@example.com' });
+    await mailer.send(email(randomUUID()));
+    await first.close();
+    const restarted = await startMailSink(first.port);
+    try {
+      // When the next email is sent
+      const orderId = randomUUID();
+      await mailer.send(email(orderId));
+
+      // Then the restarted server received it once
+      expect(restarted.receivedFor(orderId)).toMatchObject([{ duplicate: false }]);
+    } finally {
+      mailer.close();
+      await restarted.close();
+    }
   });
 
   it('a server that accepts the connection but never greets is a retryable failure after the timeout', async () => {

@@ -1,7 +1,9 @@
-// Sends a composed email over SMTP with nodemailer. Every failure (refused
-// connection, timeout, a rejected envelope) is thrown as a retryable
-// ConsumerFailure: nothing is recorded as sent, and the event is
-// redelivered later, up to the subscription's retry limit, then parked.
+// Sends a composed email over SMTP with nodemailer, on a pool of open
+// connections: a new connection (TCP, greeting, EHLO) costs more than the
+// message itself. Every failure (refused connection, timeout, a rejected
+// envelope) is thrown as a retryable ConsumerFailure: nothing is recorded as
+// sent, and the event is redelivered later, up to the subscription's retry
+// limit, then parked.
 import { retryableFailure } from '@effectively-once/idempotency';
 import nodemailer from 'nodemailer';
 import type { Email } from '../../domain/notification.js';
@@ -23,6 +25,12 @@ export interface SmtpMailerOptions {
    * the email's intent) for that long before it is retried.
    */
   timeoutMs?: number;
+  /**
+   * Connections kept open; 5 by default. A send beyond them waits in the
+   * pool's queue, where no timeout runs: keep it at or above the consumer's
+   * concurrency.
+   */
+  maxConnections?: number;
 }
 
 /**
@@ -35,6 +43,14 @@ export interface SmtpMailerOptions {
 export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
   const timeoutMs = options.timeoutMs ?? 5_000;
   const transport = nodemailer.createTransport({
+    pool: true,
+    maxConnections: options.maxConnections ?? 5,
+    // A connection that sat idle longer than socketTimeout is closed by the
+    // pool, and the next send opens a new one. If the server drops a pooled
+    // connection just as a message is handed to it, the pool sends it once
+    // more on a new connection; past that the failure is the consumer's to
+    // retry, with its backoff, rather than the pool's.
+    maxRequeues: 1,
     host: options.host,
     port: options.port,
     secure: false,
