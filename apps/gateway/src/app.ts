@@ -3,7 +3,6 @@
 import { randomUUID } from 'node:crypto';
 import replyFrom from '@fastify/reply-from';
 import Fastify, {
-  LogController,
   type FastifyBaseLogger,
   type FastifyInstance,
   type RawReplyDefaultExpression,
@@ -17,6 +16,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Upstreams } from './config.js';
 import { notFoundHandler, problemErrorHandler } from './problem.js';
+import { DebugRequestLog } from './request-log.js';
 import { registerAdminRoutes } from './routes/admin.routes.js';
 import { registerConsoleRoutes } from './routes/console.routes.js';
 import { registerForwardedRoutes } from './routes/forward.routes.js';
@@ -57,7 +57,7 @@ export function buildApp(options: GatewayOptions): GatewayInstance {
         ? false
         : { level: options.logLevel ?? 'info', base: { service: 'gateway', pid: process.pid } },
     requestIdHeader: 'x-request-id',
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    logController: new DebugRequestLog({ requestIdLogLabel: 'requestId' }),
     genReqId: () => randomUUID(),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
