@@ -1,13 +1,18 @@
 // A catch-up subscription on the embedded store: read the global order after a
 // position in pages, then keep following it, woken by NOTIFY or the poll.
 import type { Kysely } from 'kysely';
-import { START_POSITION, type GlobalPosition, type RecordedEvent } from '../port/envelope.js';
+import {
+  comparePositions,
+  START_POSITION,
+  type GlobalPosition,
+  type RecordedEvent,
+} from '../port/envelope.js';
 import type { CatchUpSubscription, SubscriptionFilter } from '../port/subscription.js';
 import type { EventStoreTables } from './event-store.tables.js';
 import { openListenerSession, type ListenerSession } from './listener-session.js';
 import { heldBackBackoff } from './held-back.js';
 import { loadXmin } from './pump.js';
-import { hasUnreadEvents, readAllRows, toRecordedEvent } from './read.js';
+import { hasUnreadEvents, readPage, toRecordedEvent } from './read.js';
 import { closableIterable } from './closable-iterable.js';
 
 const PAGE_SIZE = 500;
@@ -41,7 +46,7 @@ export function openCatchUpSubscription(options: CatchUpOptions): CatchUpSubscri
       while (!closed) {
         const failure = listener.failure();
         if (failure !== undefined) throw failure;
-        const rows = await readAllRows(options.db, {
+        const { rows, scannedTo } = await readPage(options.db, {
           after,
           maxCount: PAGE_SIZE,
           filter: options.filter,
@@ -51,7 +56,11 @@ export function openCatchUpSubscription(options: CatchUpOptions): CatchUpSubscri
           after = event.position;
           yield event;
         }
-        if (rows.length < PAGE_SIZE) await waitForMore(listener, backoff, after);
+        if (rows.length < PAGE_SIZE) {
+          // Past the events the filter skipped too, so they are never read again.
+          if (scannedTo !== undefined && comparePositions(scannedTo, after) > 0) after = scannedTo;
+          await waitForMore(listener, backoff, after);
+        }
       }
     } finally {
       closed = true;

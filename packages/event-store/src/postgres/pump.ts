@@ -99,11 +99,9 @@ export interface IdleState {
  * are index lookups bounded by the cursor (the log's history is never
  * scanned) and by the group's unsettled messages.
  */
-export async function loadIdleState(
-  db: Kysely<EventStoreTables>,
-  groupId: number,
-): Promise<IdleState> {
-  const { rows } = await sql<IdleState>`
+/** The idle check's statement, on its own so a test can EXPLAIN it. */
+export function idleStateQuery(groupId: number) {
+  return sql<IdleState>`
     SELECT EXISTS (
              SELECT 1 FROM es_subscription_group g CROSS JOIN LATERAL (
                SELECT 1 FROM es_event e
@@ -113,13 +111,23 @@ export async function loadIdleState(
                         WHEN 'stream_prefix' THEN EXISTS (SELECT 1 FROM unnest(g.filter_values) p WHERE starts_with(e.stream_name, p))
                         ELSE e.event_type = ANY(g.filter_values)
                       END
+                -- In index order, so a probe that finds nothing stops at the
+                -- cursor's bound instead of scanning the whole log.
+                ORDER BY e.transaction_id, e.global_position
                 LIMIT 1) x
               WHERE g.group_id = ${groupId}) AS "heldBack",
            pg_snapshot_xmin(pg_current_snapshot())::text AS xmin,
            (SELECT ceil(extract(epoch FROM min(m.not_before) - clock_timestamp()) * 1000)::int
               FROM es_subscription_message m
              WHERE m.group_id = ${groupId} AND m.status = 'pending' AND m.lease_consumer IS NULL
-               AND m.not_before > clock_timestamp()) AS "nextRetryInMs"`.execute(db);
+               AND m.not_before > clock_timestamp()) AS "nextRetryInMs"`;
+}
+
+export async function loadIdleState(
+  db: Kysely<EventStoreTables>,
+  groupId: number,
+): Promise<IdleState> {
+  const { rows } = await idleStateQuery(groupId).execute(db);
   const row = rows[0];
   if (row === undefined) throw new Error('The idle check returned no row.');
   return row;

@@ -124,13 +124,65 @@ export async function hasUnreadEvents(
   db: Kysely<EventStoreTables>,
   options: { after: GlobalPosition; filter?: SubscriptionFilter | undefined },
 ): Promise<boolean> {
+  // ORDER BY: without it the planner may scan the whole log for a LIMIT 1
+  // that finds nothing; in index order it stops at the cursor's bound.
   const { rows } = await sql<{ unread: boolean }>`
     SELECT EXISTS (
       SELECT 1 FROM es_event e
        WHERE (e.transaction_id, e.global_position) > (${options.after.commit.toString()}::xid8, ${options.after.prepare.toString()}::bigint)
          AND ${filterCondition(options.filter)}
+       ORDER BY e.transaction_id, e.global_position
+       LIMIT 1
     ) AS unread`.execute(db);
   return rows[0]?.unread ?? false;
+}
+
+/**
+ * A page of a filtered follower (the catch-up subscription): the matching
+ * rows, and, when the page is short, the last position of the whole stable
+ * log (`scannedTo`), read in the same statement and so the same snapshot.
+ * The follower moves its cursor there: everything up to it was read, match
+ * or not, and nothing new can appear below the xmin. Without this a cursor
+ * that only moved on matching events would re-read every event after its
+ * last match on each wake: a cost that grows with the log.
+ *
+ * @example
+ * const { rows, scannedTo } = await readPage(db, { after, maxCount: 500, filter });
+ */
+export async function readPage(
+  db: Kysely<EventStoreTables>,
+  options: { after: GlobalPosition; maxCount: number; filter?: SubscriptionFilter | undefined },
+): Promise<{ rows: EventRow[]; scannedTo: GlobalPosition | undefined }> {
+  const { rows } = await sql<
+    Partial<EventRow> & { end_position: number; end_transaction_id: string }
+  >`
+    WITH horizon AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),
+    page AS (
+      SELECT e.transaction_id AS order_transaction_id, ${EVENT_COLUMNS} FROM es_event e, horizon h
+       WHERE (e.transaction_id, e.global_position) > (${options.after.commit.toString()}::xid8, ${options.after.prepare.toString()}::bigint)
+         AND e.transaction_id < h.xmin
+         AND ${filterCondition(options.filter)}
+       ORDER BY e.transaction_id, e.global_position
+       LIMIT ${options.maxCount}
+    ), stable_end AS (
+      SELECT e.global_position AS end_position, e.transaction_id::text AS end_transaction_id
+        FROM es_event e, horizon h
+       WHERE e.transaction_id < h.xmin
+       ORDER BY e.transaction_id DESC, e.global_position DESC
+       LIMIT 1
+    )
+    -- One row per page row, or one with only the end when the page is empty.
+    SELECT s.end_position, s.end_transaction_id, p.* FROM stable_end s LEFT JOIN page p ON true
+     ORDER BY p.order_transaction_id, p.global_position`.execute(db);
+  const page = rows.filter((row): row is EventRow & typeof row => row.event_id != null);
+  const end = rows[0];
+  return {
+    rows: page,
+    scannedTo:
+      page.length < options.maxCount && end !== undefined
+        ? { commit: BigInt(end.end_transaction_id), prepare: BigInt(end.end_position) }
+        : undefined,
+  };
 }
 
 /**
