@@ -9,12 +9,13 @@ import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { sql, type RawBuilder } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueName } from '../testing/contract/harness.js';
+import type { EventStoreTables } from './event-store.tables.js';
 import { eventStoreMigrations } from './migrations/index.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
 import { idleStateQuery } from './pump.js';
 import { readPage } from './read.js';
 
-const { url, db } = await createTestDatabase(eventStoreMigrations);
+const { url, db } = await createTestDatabase<EventStoreTables>(eventStoreMigrations);
 const SEEDED = 100_000;
 
 // A hundred transactions' worth (ids 3 to 102, older than any real one), as
