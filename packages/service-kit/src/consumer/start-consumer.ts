@@ -90,6 +90,8 @@ interface ConsumerLoop {
   current: { subscription?: PersistentSubscription };
   /** The group took this start's timeout and retry count; reconnects only recreate a missing group. */
   settingsApplied: boolean;
+  /** Holds a subscription to an existing group: what /ready waits for (issue 13). */
+  subscribed: boolean;
 }
 
 /** Hands each delivery to the handler, at most `concurrency` at once, until the source ends. */
@@ -125,6 +127,7 @@ async function subscribeAndConsume(loop: ConsumerLoop, onDelivery: () => void): 
   if (loop.stopping()) return;
   const subscription = store.subscribeToGroup(consumer, { maxInFlight: concurrency });
   loop.current.subscription = subscription;
+  loop.subscribed = true;
   log.info({ consumer }, 'consumer subscribed');
   await consumeDeliveries(loop, subscription, onDelivery);
 }
@@ -141,6 +144,7 @@ async function runReconnectLoop(loop: ConsumerLoop): Promise<void> {
       if (stopping()) return;
       throw new Error('The subscription ended without being closed.');
     } catch (error) {
+      loop.subscribed = false;
       if (stopping()) return;
       failures++;
       const delayMs = MIN_RECONNECT_DELAY_MS + backoffDelayMs(RECONNECT_BACKOFF, failures);
@@ -195,7 +199,9 @@ export function startConsumer(input: StartConsumerInput): RunningConsumer {
     stopping: () => stop.signal.aborted,
     current: {},
     settingsApplied: false,
+    subscribed: false,
   };
+  input.metrics.trackSubscription({ consumer, subscribed: () => loop.subscribed });
   const running = runReconnectLoop(loop);
   let closing: Promise<void> | undefined;
   return {

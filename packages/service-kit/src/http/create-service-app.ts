@@ -1,5 +1,5 @@
 // What every saga service's HTTP app starts with: the zod-typed Fastify
-// instance, /health and /ready (database and event store), and /metrics. The
+// instance, /health and /ready (database, event store, consumers subscribed), and /metrics. The
 // service adds its own routes to what this returns.
 import type { EventStore } from '@effectively-once/event-store';
 import type { QueryExecutorProvider } from 'kysely';
@@ -30,7 +30,10 @@ export function createServiceApp(input: {
     ...(input.logLevel === undefined ? {} : { logLevel: input.logLevel }),
     ...(input.logger === undefined ? {} : { logger: input.logger }),
   });
-  registerHealthRoutes(app, { checks: serviceReadinessChecks({ service, db, store }) });
+  const unsubscribedConsumers = (): readonly string[] => input.metrics.unsubscribedConsumers();
+  registerHealthRoutes(app, {
+    checks: serviceReadinessChecks({ service, db, store, unsubscribedConsumers }),
+  });
   registerMetricsRoute(app, input.metrics);
   return app;
 }

@@ -37,6 +37,27 @@ describe('serviceReadinessChecks', () => {
     await app.close();
   });
 
+  it('answers NOT_READY naming the event store while a consumer is not subscribed yet', async () => {
+    // Given a service whose store answers but whose consumer is still connecting
+    const store = createPostgresEventStore({ url });
+    afterAll(() => store.close());
+    const app = createHttpServer({ service: 'test', logger: false });
+    const unsubscribedConsumers = () => ['test-consumer-v1'];
+    registerHealthRoutes(app, {
+      checks: serviceReadinessChecks({ service: 'test', db, store, unsubscribedConsumers }),
+    });
+
+    // When readiness is asked
+    const response = await app.inject({ method: 'GET', url: '/ready' });
+
+    // Then it is not ready, and says which consumer it waits for
+    expect(response.statusCode).toBe(503);
+    expect(ProblemDetails.parse(response.json()).errors).toEqual([
+      { path: 'eventStore', message: 'consumers not subscribed yet: test-consumer-v1' },
+    ]);
+    await app.close();
+  });
+
   it('answers NOT_READY naming the database and the event store once neither answers', async () => {
     // Given a database and an event store whose database does not exist
     const missingUrl = new URL(url);

@@ -18,6 +18,10 @@ export interface ServiceMetrics {
   countDelivery(input: { consumer: string; eventType: string; outcome: MessageOutcome }): void;
   /** Used by startConsumer: the age of its oldest unsettled delivery, read at each scrape. */
   trackUnsettledDeliveries(input: { consumer: string; oldestAgeSeconds: () => number }): void;
+  /** Used by startConsumer: whether it holds a subscription to its group now. */
+  trackSubscription(input: { consumer: string; subscribed: () => boolean }): void;
+  /** The started consumers without a subscription now: /ready answers 503 while there are any. */
+  unsubscribedConsumers(): string[];
 }
 
 const TRANSACTION_BUCKETS = [
@@ -84,7 +88,19 @@ function trackedGauges(registry: Registry) {
       );
     },
   });
-  return { unsettled, markerRows, oldestUnacked, rows };
+  const subscriptions = new Map<string, () => boolean>();
+  const subscribed = new Gauge({
+    name: 'eo_consumer_subscribed',
+    help: 'Whether the consumer holds a subscription to its group (1) or is (re)connecting (0).',
+    labelNames: ['consumer'] as const,
+    registers: [registry],
+    collect() {
+      for (const [consumer, isSubscribed] of subscriptions) {
+        this.set({ consumer }, isSubscribed() ? 1 : 0);
+      }
+    },
+  });
+  return { unsettled, markerRows, oldestUnacked, rows, subscriptions, subscribed };
 }
 
 /**
@@ -133,5 +149,8 @@ export function createServiceMetrics(input: { service: string }): ServiceMetrics
     trackMarkerRows: ({ consumer, count }) => gauges.markerRows.set(consumer, count),
     trackUnsettledDeliveries: ({ consumer, oldestAgeSeconds }) =>
       gauges.unsettled.set(consumer, oldestAgeSeconds),
+    trackSubscription: ({ consumer, subscribed }) => gauges.subscriptions.set(consumer, subscribed),
+    unsubscribedConsumers: () =>
+      [...gauges.subscriptions].filter(([, subscribed]) => !subscribed()).map(([name]) => name),
   };
 }
