@@ -1,8 +1,9 @@
-// One settled delivery, as the service's delivery log line reports it
-// (docs/observability.md: exactly one line per delivery, written after it was
-// settled). The supervisor reads every line its children write; it turns these
-// into messages for the console process, which shows them in the order
-// timelines. A contract between processes, so it lives here; zod only.
+// One settled delivery, as the service reports it next to its delivery log
+// line (docs/observability.md: exactly one per delivery, after it was
+// settled). A service started by the supervisor sends it over its IPC
+// channel; the supervisor adds the process's name and passes it on to the
+// console process, which shows it in the order timelines. A contract between
+// processes, so it lives here; zod only.
 import { z } from 'zod';
 
 export const DeliveryOutcomeName = z.enum([
@@ -23,7 +24,7 @@ export type DeliveryOutcomeName = z.infer<typeof DeliveryOutcomeName>;
 export const DeliverySettlement = z.enum(['ack', 'retry', 'park']);
 export type DeliverySettlement = z.infer<typeof DeliverySettlement>;
 
-/** Sent by the supervisor to the console over IPC, one per delivery log line. */
+/** Sent by the supervisor to the console over IPC, one per settled delivery. */
 export const DeliveryOutcomeMessage = z.object({
   type: z.literal('delivery-outcome'),
   /** The process that settled it: order, inventory, inventory-2, payment, notification. */
@@ -43,3 +44,11 @@ export const DeliveryOutcomeMessage = z.object({
   reason: z.string().nullable(),
 });
 export type DeliveryOutcomeMessage = z.infer<typeof DeliveryOutcomeMessage>;
+
+/**
+ * Sent by a saga service to the supervisor over IPC, one per settled
+ * delivery: the console's message without `service`, which the supervisor
+ * knows better (inventory and inventory-2 run the same code).
+ */
+export const DeliveryOutcomeReport = DeliveryOutcomeMessage.omit({ service: true });
+export type DeliveryOutcomeReport = z.infer<typeof DeliveryOutcomeReport>;
