@@ -59,3 +59,17 @@ export function readyBanner(input: BannerInput): string {
     '',
   ].join('\n');
 }
+
+/**
+ * One line with how long each phase of the start took, in the order they
+ * ended. Phases can overlap: the bundles are built while PostgreSQL starts.
+ *
+ * @example
+ * phaseSummary({ postgres: 2_140, bundles: 820 }); // 'start phases: postgres 2.14 s, bundles 0.82 s'
+ */
+export function phaseSummary(phasesMs: Readonly<Record<string, number>>): string {
+  const phases = Object.entries(phasesMs).map(
+    ([name, ms]) => `${name} ${(ms / 1000).toFixed(2)} s`,
+  );
+  return `start phases: ${phases.join(', ')}`;
+}

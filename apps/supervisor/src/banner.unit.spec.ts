@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labModeNotice, readyBanner, type BannerInput } from './banner.js';
+import { labModeNotice, phaseSummary, readyBanner, type BannerInput } from './banner.js';
 import { FIXED_PORTS } from './stack.js';
 
 const token = 'lab-token-0123456789abcdef';
@@ -48,5 +48,13 @@ describe('readyBanner', () => {
     });
     expect(banner).toMatch(/inventory-2: +http:\/\/127\.0\.0\.1:3012/);
     expect(banner).toContain(`ON (FAULTS_TOKEN=${token})`);
+  });
+});
+
+describe('phaseSummary', () => {
+  it('given the measured phases, then one line in seconds, in the order given', () => {
+    expect(phaseSummary({ postgres: 2_140, bundles: 820, gateway: 35 })).toBe(
+      'start phases: postgres 2.14 s, bundles 0.82 s, gateway 0.04 s',
+    );
   });
 });

@@ -38,6 +38,14 @@ const SupervisorEnv = z.object({
   STACK_DURABILITY: z.enum(['durable', 'fast-for-tests']).default('durable'),
   /** Embedded server: keep the cluster here across runs (temporary and deleted on exit when unset). */
   STACK_DATA_DIR: z.string().min(1).optional(),
+  /**
+   * `bundle`: each process runs an esbuild bundle of its TypeScript, built at
+   * start (ADR 0013). `tsx`: each process transforms its TypeScript as it loads
+   * it, as in development; seconds slower to start.
+   */
+  STACK_RUNTIME: z.enum(['bundle', 'tsx']).default('bundle'),
+  /** Where the bundles are written, one folder per distinct build; relative to the working directory. */
+  STACK_BUNDLE_DIR: z.string().min(1).optional(),
   /** `raw`: pass the services' JSON log lines through. `pretty`: one short line each. */
   STACK_LOG_FORMAT: z.enum(['pretty', 'raw']).default('pretty'),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info'),
@@ -58,17 +66,28 @@ export type FaultsSetting =
 
 export type SupervisorConfig = Omit<
   z.output<typeof SupervisorEnv>,
-  'STACK_FAULTS' | 'FAULTS_TOKEN' | 'STACK_STATE_FILE'
+  'STACK_FAULTS' | 'FAULTS_TOKEN' | 'STACK_STATE_FILE' | 'STACK_BUNDLE_DIR'
 > & {
   /** What the children inherit unchanged: PATH, the event-store and database selection, etc. */
   readonly inheritedEnv: Readonly<Record<string, string>>;
   readonly faults: FaultsSetting;
   /** Absolute path of the state file. */
   readonly stateFile: string;
+  /** Absolute path of the bundles' cache folder. */
+  readonly bundleDir: string;
 };
 
 /** Where `pnpm start` writes its state file unless STACK_STATE_FILE says otherwise. */
 export const DEFAULT_STATE_FILE = path.join(REPO_ROOT, '.stack', 'stack.json');
+
+/** Where the process bundles go unless STACK_BUNDLE_DIR says otherwise: a cache, ignored by git like node_modules. */
+export const DEFAULT_BUNDLE_DIR = path.join(
+  REPO_ROOT,
+  'node_modules',
+  '.cache',
+  'effectively-once',
+  'bundles',
+);
 
 /** 32 hex characters: a token for a local lab, not a password to remember. */
 function generateToken(): string {
@@ -106,7 +125,8 @@ export function loadSupervisorConfig(env: NodeJS.ProcessEnv = process.env): Supe
     const value = env[key];
     if (value !== undefined && value !== '') inheritedEnv[key] = value;
   }
-  const { STACK_FAULTS, FAULTS_TOKEN, STACK_STATE_FILE, ...settings } = parsed.data;
+  const { STACK_FAULTS, FAULTS_TOKEN, STACK_STATE_FILE, STACK_BUNDLE_DIR, ...settings } =
+    parsed.data;
   return {
     ...settings,
     inheritedEnv,
@@ -114,5 +134,6 @@ export function loadSupervisorConfig(env: NodeJS.ProcessEnv = process.env): Supe
       ? { enabled: true, token: FAULTS_TOKEN ?? generateToken() }
       : { enabled: false },
     stateFile: STACK_STATE_FILE === undefined ? DEFAULT_STATE_FILE : path.resolve(STACK_STATE_FILE),
+    bundleDir: STACK_BUNDLE_DIR === undefined ? DEFAULT_BUNDLE_DIR : path.resolve(STACK_BUNDLE_DIR),
   };
 }

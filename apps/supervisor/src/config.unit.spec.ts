@@ -11,7 +11,12 @@ describe('loadSupervisorConfig', () => {
       STACK_PORTS: 'fixed',
       STACK_SEED: true,
       STACK_CONSOLE: true,
+      STACK_RUNTIME: 'bundle',
     });
+  });
+
+  it('given STACK_RUNTIME=tsx, then the processes run their TypeScript through tsx', () => {
+    expect(loadSupervisorConfig({ STACK_RUNTIME: 'tsx' }).STACK_RUNTIME).toBe('tsx');
   });
 
   it('given STACK_CONSOLE=false, then the stack runs without the console', () => {

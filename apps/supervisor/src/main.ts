@@ -1,18 +1,21 @@
 // `pnpm start`: the composition root of the whole stack. Starts PostgreSQL
-// (embedded, or DATABASE_URL), prepares the databases, starts every process
-// group in order and waits for each to be ready, seeds demo stock, prints the
-// URLs, writes the state file, and on Ctrl-C or SIGTERM stops everything it started.
+// (embedded, or DATABASE_URL) while esbuild bundles every process, prepares
+// the databases, starts every process but the gateway at once, seeds demo
+// stock, then opens the gateway: its /api/health answers 200 only once an
+// order would go through. Prints the URLs, writes the state file, and on
+// Ctrl-C or SIGTERM stops everything it started.
 import { fileURLToPath } from 'node:url';
 import { startPostgres, type PostgresServer } from '@effectively-once/postgres';
-import { labModeNotice, readyBanner } from './banner.js';
+import { labModeNotice, phaseSummary, readyBanner } from './banner.js';
 import { loadSupervisorConfig } from './config.js';
 import { prepareDatabases } from './databases.js';
-import { parseDeliveryOutcome, SAGA_PROCESSES } from './delivery-outcome-lines.js';
+import { outcomeForConsole } from './delivery-outcomes.js';
 import { formatLogLine } from './log-lines.js';
 import { choosePorts } from './ports.js';
+import { buildProcessBundles, processCommand, type ProcessBundles } from './process-bundles.js';
 import { DEFAULT_RESTART_POLICY } from './restart-policy.js';
 import { seedInventory } from './seed.js';
-import { defineStack, type ProcessGroup, type ProcessSpec } from './stack.js';
+import { defineStack, ENTRIES, type ProcessGroup, type ProcessSpec } from './stack.js';
 import { stackTarget } from './stack-target.js';
 import type { StackReadyMessage, StackState } from '@effectively-once/contracts';
 import { removeStateFile, writeStateFile } from './state-file.js';
@@ -39,6 +42,17 @@ let postgres: PostgresServer | undefined;
 let stopping: Promise<void> | undefined;
 /** Set once the state file is being written: stopping waits for it, then removes the file. */
 let stateWrite: Promise<void> | undefined;
+/** How long each phase of the start took: printed, and sent with "ready" for the startup bench. */
+const phasesMs: Record<string, number> = {};
+
+/** Awaits `work`, noting how long it took since `since` (now, by default) as phase `name`. */
+async function timed<T>(name: string, work: Promise<T>, since = performance.now()): Promise<T> {
+  try {
+    return await work;
+  } finally {
+    phasesMs[name] = Math.round(performance.now() - since);
+  }
+}
 
 function describeEvent(event: ProcessEvent): string {
   if (event.type === 'started') return `${event.name} started (pid ${String(event.pid)})`;
@@ -47,46 +61,76 @@ function describeEvent(event: ProcessEvent): string {
 }
 
 /**
- * The console shows each settled delivery: the saga services' delivery log
- * lines go to it over its IPC channel. Lines written before it runs, or while
- * it restarts, are dropped: the console keeps outcomes only from its own start.
+ * The console shows each settled delivery: the saga services report them over
+ * IPC, and they go on to the console over its own channel. Reports sent before
+ * it runs, or while it restarts, are dropped: it keeps outcomes only from its own start.
  */
-function forwardOutcome(spec: ProcessSpec, line: string): void {
-  if (!SAGA_PROCESSES.has(spec.name)) return;
+function forwardOutcome(spec: ProcessSpec, message: unknown): void {
   const consoleProcess = running.find((process_) => process_.spec.name === 'console');
   if (consoleProcess === undefined) return;
-  const outcome = parseDeliveryOutcome(spec.name, line);
+  const outcome = outcomeForConsole(spec.name, message);
   if (outcome !== undefined) consoleProcess.send(outcome);
 }
 
-async function startGroup(group: ProcessGroup, specs: readonly ProcessSpec[]): Promise<void> {
-  const members = specs.filter((spec) => spec.group === group);
-  for (const spec of members) {
+/** Starts the processes at once; resolves when every one answers its readyUrl. */
+function startProcesses(
+  specs: readonly ProcessSpec[],
+  bundles: ProcessBundles | undefined,
+): Promise<void> {
+  const ready = specs.map((spec) => {
     running.push(
       superviseProcess({
         spec,
+        command: processCommand(spec.entry, bundles),
         repoRoot: REPO_ROOT,
         policy: { ...DEFAULT_RESTART_POLICY, maxDelayMs: config.STACK_RESTART_MAX_DELAY_MS },
-        onLine: (line) => {
-          print(formatLogLine(spec.name, line, config.STACK_LOG_FORMAT));
-          forwardOutcome(spec, line);
-        },
+        onLine: (line) => print(formatLogLine(spec.name, line, config.STACK_LOG_FORMAT)),
+        onMessage: (message) => forwardOutcome(spec, message),
         onEvent: (event) => {
           say(describeEvent(event));
           tell({ type: 'process', event });
         },
       }),
     );
+    return waitUntilReady({
+      name: spec.name,
+      url: spec.readyUrl,
+      timeoutMs: config.STACK_READY_TIMEOUT_MS,
+    });
+  });
+  return Promise.all(ready).then(() => undefined);
+}
+
+/**
+ * Every process but the gateway starts at once: none needs another to start
+ * (a service needs the card processor or the mail server only for a message).
+ * The gateway opens last, after the demo stock is in: until then its
+ * /api/health cannot answer at all, so a 200 means an order placed now is
+ * confirmed, not cancelled out_of_stock (issue 13).
+ */
+async function startStackProcesses(
+  specs: readonly ProcessSpec[],
+  bundles: ProcessBundles | undefined,
+  inventoryUrl: string,
+): Promise<void> {
+  const [gateway, others] = [
+    specs.filter((spec) => spec.name === 'gateway'),
+    specs.filter((spec) => spec.name !== 'gateway'),
+  ];
+  const since = performance.now();
+  const othersReady = timed('processes', startProcesses(others, bundles), since);
+  // A failure is reported by the await below; until then it must not count as unhandled.
+  othersReady.catch(() => undefined);
+  if (config.STACK_SEED) {
+    const inventory = others.find((spec) => spec.name === 'inventory');
+    if (inventory !== undefined) {
+      const timeoutMs = config.STACK_READY_TIMEOUT_MS;
+      await waitUntilReady({ name: inventory.name, url: inventory.readyUrl, timeoutMs });
+    }
+    await timed('seed', seedInventory({ inventoryUrl }));
   }
-  await Promise.all(
-    members.map((spec) =>
-      waitUntilReady({
-        name: spec.name,
-        url: spec.readyUrl,
-        timeoutMs: config.STACK_READY_TIMEOUT_MS,
-      }),
-    ),
-  );
+  // Its health asks every service's /ready (a consumer not yet subscribed answers 503).
+  await Promise.all([othersReady, timed('gateway', startProcesses(gateway, bundles))]);
 }
 
 async function stopAll(exitCode: number): Promise<void> {
@@ -110,15 +154,35 @@ async function stopAll(exitCode: number): Promise<void> {
 async function main(): Promise<void> {
   const startedAt = performance.now();
   labModeNotice(config.faults).forEach(say);
-  postgres = await startPostgres({
-    durability: config.STACK_DURABILITY,
-    ...(config.STACK_DATA_DIR === undefined ? {} : { dataDir: config.STACK_DATA_DIR }),
-  });
-  const databases = await prepareDatabases({
-    adminUrl: postgres.adminUrl,
-    prefix: config.STACK_DATABASE_PREFIX,
-    migrateEventStore: config.inheritedEnv['EVENTSTORE_CONNECTION_STRING'] === undefined,
-  });
+  // esbuild works in its own process while this one waits for PostgreSQL.
+  const bundling =
+    config.STACK_RUNTIME === 'bundle'
+      ? timed(
+          'bundles',
+          buildProcessBundles({
+            repoRoot: REPO_ROOT,
+            entries: Object.values(ENTRIES),
+            cacheDir: config.bundleDir,
+          }),
+        )
+      : Promise.resolve(undefined);
+  // Rejected while PostgreSQL starts: reported by the await below, not as unhandled.
+  bundling.catch(() => undefined);
+  postgres = await timed(
+    'postgres',
+    startPostgres({
+      durability: config.STACK_DURABILITY,
+      ...(config.STACK_DATA_DIR === undefined ? {} : { dataDir: config.STACK_DATA_DIR }),
+    }),
+  );
+  const databases = await timed(
+    'databases',
+    prepareDatabases({
+      adminUrl: postgres.adminUrl,
+      prefix: config.STACK_DATABASE_PREFIX,
+      migrateEventStore: config.inheritedEnv['EVENTSTORE_CONNECTION_STRING'] === undefined,
+    }),
+  );
   const ports = await choosePorts({
     mode: config.STACK_PORTS,
     host: config.HOST,
@@ -136,13 +200,12 @@ async function main(): Promise<void> {
     faults: config.faults,
     console: config.STACK_CONSOLE,
   });
-  // The services need the external systems only when they handle a message,
-  // not to start, so both groups start together; the gateway's health needs all.
-  await Promise.all([startGroup('external', specs), startGroup('service', specs)]);
-  await startGroup('edge', specs);
-  if (config.STACK_SEED) {
-    await seedInventory({ inventoryUrl: `http://${config.HOST}:${String(ports.inventory)}` });
+  const bundles = await bundling;
+  if (bundles !== undefined) {
+    say(`process bundles ${bundles.built ? 'built' : 'unchanged'}: ${bundles.directory}`);
   }
+  const inventoryUrl = `http://${config.HOST}:${String(ports.inventory)}`;
+  await startStackProcesses(specs, bundles, inventoryUrl);
   const state: StackState = {
     ...stackTarget({
       host: config.HOST,
@@ -157,6 +220,8 @@ async function main(): Promise<void> {
   };
   stateWrite = writeStateFile(config.stateFile, state);
   await stateWrite;
+  phasesMs['total'] = Math.round(performance.now() - startedAt);
+  say(phaseSummary(phasesMs));
   print(
     readyBanner({
       host: config.HOST,
@@ -177,6 +242,7 @@ async function main(): Promise<void> {
     ports,
     databases: state.databases,
     faults: config.faults,
+    phasesMs,
   };
   tell(ready);
 }

@@ -48,11 +48,24 @@ export const DATABASE_SUFFIXES = Object.freeze({
 
 export type DatabaseUrls = Readonly<Record<keyof typeof DATABASE_SUFFIXES, string>>;
 
+/** The composition root of each app the stack runs: what `tsx` runs, or what is bundled. */
+export const ENTRIES = Object.freeze({
+  order: 'apps/order/src/server.ts',
+  inventory: 'apps/inventory/src/server.ts',
+  payment: 'apps/payment/src/server.ts',
+  notification: 'apps/notification/src/server.ts',
+  paymentProvider: 'apps/payment-provider/src/server.ts',
+  mailSink: 'apps/mail-sink/src/server.ts',
+  console: 'apps/console/src/server.ts',
+  gateway: 'apps/gateway/src/server.ts',
+});
+
 /**
  * `external`: plays a system outside the shop (card processor, mail server).
  * `service`: one of the four saga services. `edge`: the public entry point
- * and the console behind it.
- * Each group starts only after the one before it is ready.
+ * and the console behind it. Every process but the gateway starts at once
+ * (none needs another to start); the gateway, the door, opens last
+ * (main.ts). They stop in the reverse order: edge, service, external.
  */
 export type ProcessGroup = 'external' | 'service' | 'edge';
 
@@ -111,7 +124,7 @@ function consoleProcess(input: StackInput, base: Readonly<Record<string, string>
     {
       name: 'console',
       group: 'edge',
-      entry: 'apps/console/src/server.ts',
+      entry: ENTRIES.console,
       env: {
         ...base,
         PORT: String(ports.console),
@@ -134,16 +147,17 @@ export function defineStack(input: StackInput): ProcessSpec[] {
   const url = (port: number): string => `http://${host}:${String(port)}`;
   const base = { ...input.inheritedEnv, HOST: host, LOG_LEVEL: input.logLevel };
   const service = (options: {
-    name: string;
-    /** The app it runs, when that is not its name (inventory-2 runs inventory). */
-    app?: string;
+    /** The app it runs. */
+    app: 'order' | 'inventory' | 'payment' | 'notification';
+    /** The process's name, when that is not its app's (inventory-2 runs inventory). */
+    name?: string;
     port: number;
     databaseUrl: string;
     extra?: Readonly<Record<string, string>>;
   }): ProcessSpec => ({
-    name: options.name,
+    name: options.name ?? options.app,
     group: 'service',
-    entry: `apps/${options.app ?? options.name}/src/server.ts`,
+    entry: ENTRIES[options.app],
     env: {
       ...base,
       PORT: String(options.port),
@@ -176,7 +190,7 @@ export function defineStack(input: StackInput): ProcessSpec[] {
     {
       name: 'payment-provider',
       group: 'external',
-      entry: 'apps/payment-provider/src/server.ts',
+      entry: ENTRIES.paymentProvider,
       env: {
         ...base,
         PORT: String(ports.paymentProvider),
@@ -187,21 +201,21 @@ export function defineStack(input: StackInput): ProcessSpec[] {
     {
       name: 'mail-sink',
       group: 'external',
-      entry: 'apps/mail-sink/src/server.ts',
+      entry: ENTRIES.mailSink,
       env: { ...base, PORT: String(ports.mailSink), SMTP_PORT: String(ports.smtp) },
       readyUrl: `${url(ports.mailSink)}/ready`,
     },
-    service({ name: 'order', port: ports.order, databaseUrl: databases.order }),
-    service({ name: 'inventory', port: ports.inventory, databaseUrl: databases.inventory }),
+    service({ app: 'order', port: ports.order, databaseUrl: databases.order }),
+    service({ app: 'inventory', port: ports.inventory, databaseUrl: databases.inventory }),
     ...secondInventory,
     service({
-      name: 'payment',
+      app: 'payment',
       port: ports.payment,
       databaseUrl: databases.payment,
       extra: { PAYMENT_PROVIDER_URL: url(ports.paymentProvider) },
     }),
     service({
-      name: 'notification',
+      app: 'notification',
       port: ports.notification,
       databaseUrl: databases.notification,
       extra: { SMTP_HOST: host, SMTP_PORT: String(ports.smtp) },
@@ -211,7 +225,7 @@ export function defineStack(input: StackInput): ProcessSpec[] {
     {
       name: 'gateway',
       group: 'edge',
-      entry: 'apps/gateway/src/server.ts',
+      entry: ENTRIES.gateway,
       env: {
         ...base,
         PORT: String(ports.gateway),

@@ -1,6 +1,7 @@
 // A real child process over a real IPC channel: what the supervisor sends the
-// console (one message per settled delivery) arrives, and nothing is sent
-// while no child runs.
+// console (one message per settled delivery) arrives, what a service sends
+// the supervisor (its delivery outcomes) is heard, and nothing is sent while
+// no child runs.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,9 +12,12 @@ import { superviseProcess, type SupervisedProcess } from './supervised-process.j
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** Says when it listens, then writes back every message it gets. */
+/** Says when it listens, then writes back every message it gets; sends one when asked. */
 const ECHO_CHILD = `
-process.on('message', (message) => console.log(JSON.stringify({ echoed: message })));
+process.on('message', (message) => {
+  if (message.type === 'report') process.send({ type: 'delivery-outcome', messageId: message.messageId });
+  console.log(JSON.stringify({ echoed: message }));
+});
 process.on('disconnect', () => process.exit(0));
 console.log('listening');
 `;
@@ -21,6 +25,7 @@ console.log('listening');
 let directory: string;
 let child: SupervisedProcess | undefined;
 const lines: string[] = [];
+const messages: unknown[] = [];
 const waiters: { text: string; resolve: () => void }[] = [];
 
 function onLine(line: string): void {
@@ -44,9 +49,11 @@ function startEchoChild(): SupervisedProcess {
       env: { PATH: process.env['PATH'] ?? '' },
       readyUrl: 'http://127.0.0.1:9/ready',
     },
+    command: [path.join(directory, 'echo.mjs')],
     repoRoot: REPO_ROOT,
     policy: DEFAULT_RESTART_POLICY,
     onLine,
+    onMessage: (message) => messages.push(message),
     onEvent: () => undefined,
   });
 }
@@ -55,6 +62,7 @@ beforeEach(async () => {
   directory = await mkdtemp(path.join(tmpdir(), 'supervised-'));
   await writeFile(path.join(directory, 'echo.mjs'), ECHO_CHILD);
   lines.length = 0;
+  messages.length = 0;
 });
 afterEach(async () => {
   await child?.stop();
@@ -74,6 +82,21 @@ describe('SupervisedProcess.send', () => {
     expect(sent).toBe(true);
     await lineContaining('"echoed"');
     expect(lines).toContain('{"echoed":{"type":"delivery-outcome","messageId":"m-1"}}');
+  });
+
+  it("hears the child's own messages, such as its delivery outcomes", async () => {
+    // Given a supervised child
+    child = startEchoChild();
+    await lineContaining('listening');
+
+    // When it sends a message over its channel
+    child.send({ type: 'report', messageId: 'm-2' });
+    await lineContaining('"report"');
+
+    // Then the supervisor got it, as sent
+    await expect
+      .poll(() => messages)
+      .toContainEqual({ type: 'delivery-outcome', messageId: 'm-2' });
   });
 
   it('sends nothing once the child has stopped', async () => {

@@ -31,10 +31,17 @@ export interface SupervisedProcess {
 
 export interface SuperviseInput {
   spec: ProcessSpec;
+  /**
+   * Node's arguments that run it: `['--enable-source-maps', bundle]`, or
+   * `['--import', 'tsx', spec.entry]` (processCommand).
+   */
+  command: readonly string[];
   repoRoot: string;
   policy: RestartPolicy;
   /** Every line the process writes, stdout and stderr. */
   onLine: (line: string) => void;
+  /** Every message the process sends over its IPC channel (its delivery outcomes), unchecked. */
+  onMessage?: (message: unknown) => void;
   onEvent: (event: ProcessEvent) => void;
   /** After SIGTERM, how long a process may take to close before SIGKILL. */
   stopTimeoutMs?: number;
@@ -58,7 +65,7 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
  * child shuts itself down.
  *
  * @example
- * const order = superviseProcess({ spec, repoRoot, policy: DEFAULT_RESTART_POLICY, onLine: console.log, onEvent: () => {} });
+ * const order = superviseProcess({ spec, command: ['--import', 'tsx', spec.entry], repoRoot, policy: DEFAULT_RESTART_POLICY, onLine: console.log, onEvent: () => {} });
  * await order.stop();
  */
 export function superviseProcess(input: SuperviseInput): SupervisedProcess {
@@ -71,7 +78,7 @@ export function superviseProcess(input: SuperviseInput): SupervisedProcess {
   const start = (): void => {
     restartTimer = undefined;
     const startedAt = Date.now();
-    const process_ = spawn(process.execPath, ['--import', 'tsx', spec.entry], {
+    const process_ = spawn(process.execPath, input.command, {
       cwd: input.repoRoot,
       env: spec.env,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -82,6 +89,7 @@ export function superviseProcess(input: SuperviseInput): SupervisedProcess {
     child = process_;
     process_.stdout?.setEncoding('utf8').on('data', lineSplitter(input.onLine));
     process_.stderr?.setEncoding('utf8').on('data', lineSplitter(input.onLine));
+    if (input.onMessage !== undefined) process_.on('message', input.onMessage);
     process_.once('spawn', () =>
       input.onEvent({ type: 'started', name: spec.name, pid: process_.pid ?? -1 }),
     );

