@@ -1,0 +1,78 @@
+// Real esbuild, a real folder: a bundle runs under Node, still finds files
+// next to its source, names its TypeScript in stack traces, and is reused
+// until one of its inputs changes.
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildProcessBundles, processCommand } from './process-bundles.js';
+
+const run = promisify(execFile);
+const ENTRY = 'apps/demo/src/server.ts';
+
+/** A composition root that prints where it thinks it lives, then fails, to show its stack trace. */
+const SERVER = `
+import { fileURLToPath } from 'node:url';
+const here: string = fileURLToPath(new URL('.', import.meta.url));
+console.log(JSON.stringify({ here }));
+if (process.argv.includes('--fail')) throw new Error('boom');
+`;
+
+let repoRoot: string;
+beforeEach(async () => {
+  repoRoot = `${await mkdtemp(path.join(tmpdir(), 'bundles-'))}/`;
+  await mkdir(path.join(repoRoot, 'apps/demo/src'), { recursive: true });
+  await writeFile(path.join(repoRoot, ENTRY), SERVER);
+  // Written a minute ago: a file changed while esbuild runs keeps its build from being recorded.
+  const aMinuteAgo = new Date(Date.now() - 60_000);
+  await utimes(path.join(repoRoot, ENTRY), aMinuteAgo, aMinuteAgo);
+});
+afterEach(async () => {
+  await rm(repoRoot, { recursive: true, force: true });
+});
+
+const build = () =>
+  buildProcessBundles({ repoRoot, entries: [ENTRY], cacheDir: path.join(repoRoot, 'cache') });
+
+describe('buildProcessBundles', () => {
+  it('builds a bundle that runs under Node and still sees import.meta.url as its source file', async () => {
+    // When the entry is bundled and run as the supervisor runs it
+    const bundles = await build();
+    const { stdout } = await run(process.execPath, processCommand(ENTRY, bundles));
+
+    // Then it finds files next to its TypeScript source, not next to the bundle
+    expect(bundles.built).toBe(true);
+    expect(JSON.parse(stdout)).toEqual({ here: path.join(repoRoot, 'apps/demo/src/') });
+  });
+
+  it('names the TypeScript file in a stack trace', async () => {
+    const bundles = await build();
+    const failing = run(process.execPath, [...processCommand(ENTRY, bundles), '--fail']);
+    await expect(failing).rejects.toMatchObject({
+      stderr: expect.stringContaining(`${path.join(repoRoot, ENTRY)}:5`) as unknown,
+    });
+  });
+
+  it('reuses the last build until an input changes', async () => {
+    // Given a build
+    const first = await build();
+
+    // When nothing changed, then the same folder, without esbuild
+    const again = await build();
+    expect(again).toMatchObject({ built: false, directory: first.directory });
+
+    // When the source changes, then a new build in a new folder
+    await writeFile(path.join(repoRoot, ENTRY), `${SERVER}\nconsole.log('changed');\n`);
+    const changed = await build();
+    expect(changed.built).toBe(true);
+    expect(changed.directory).not.toBe(first.directory);
+  });
+});
+
+describe('processCommand', () => {
+  it('given no bundles, then tsx runs the TypeScript entry', () => {
+    expect(processCommand(ENTRY, undefined)).toEqual(['--import', 'tsx', ENTRY]);
+  });
+});
