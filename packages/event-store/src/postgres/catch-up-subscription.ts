@@ -11,7 +11,7 @@ import type { CatchUpSubscription, SubscriptionFilter } from '../port/subscripti
 import type { EventStoreTables } from './event-store.tables.js';
 import { openListenerSession, type ListenerSession } from './listener-session.js';
 import { heldBackBackoff } from './held-back.js';
-import { loadXmin } from './pump.js';
+import { loadXmin } from './idle-state.js';
 import { hasUnreadEvents, readPage, toRecordedEvent } from './read.js';
 import { closableIterable } from './closable-iterable.js';
 

@@ -1,9 +1,10 @@
-// Leases on a group's messages: who holds a delivery, until when, and what
-// becomes of it when it is settled, times out, or its consumer dies.
+// Leases on a group's messages: what becomes of a delivery when it is
+// settled or its consumer closes. Leasing itself, and freeing the leases of
+// consumers that timed out or died, happen in es_consume (consume.ts).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { NackAction } from '../port/subscription.js';
 import type { EventStoreTables } from './event-store.tables.js';
-import { EVENT_COLUMNS, type EventRow } from './read.js';
+import type { EventRow } from './read.js';
 
 /**
  * First key of every consumer's session advisory lock ('ES' 0001); the second
@@ -18,7 +19,7 @@ export interface LeasedRow extends EventRow {
   deliveries: number;
 }
 
-/** The park rule, shared by nack('retry'), timeouts and dead consumers. */
+/** The park rule of nack('retry') and a closing consumer; es_consume applies the same to timeouts and dead consumers. */
 const OVER_LIMIT = sql`m.deliveries > g.max_retry_count`;
 
 function releaseSet(reason: RawBuilder<unknown>) {
@@ -28,74 +29,6 @@ function releaseSet(reason: RawBuilder<unknown>) {
     park_reason = CASE WHEN ${OVER_LIMIT}
                   THEN 'delivered ' || m.deliveries || ' times, more than maxRetryCount allows; last: ' || ${reason}
                   END`;
-}
-
-/**
- * Frees the leases that expired or whose consumer's advisory lock is gone (its
- * connection ended: the process died or closed). Each freed message is
- * delivered again with a higher retry count, or parked past maxRetryCount.
- */
-export async function reclaimLeases(
-  db: Kysely<EventStoreTables>,
-  groupId: number,
-): Promise<number> {
-  const result = await sql`
-    WITH live AS (
-      SELECT l.objid::bigint AS consumer_id FROM pg_locks l
-       WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
-         AND l.classid::bigint = ${CONSUMER_LOCK_NAMESPACE}
-         AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-    ), stale AS (
-      SELECT m.global_position, m.lease_expires_at <= now() AS expired FROM es_subscription_message m
-       WHERE m.group_id = ${groupId} AND m.lease_consumer IS NOT NULL
-         AND (m.lease_expires_at <= now() OR m.lease_consumer::bigint NOT IN (SELECT consumer_id FROM live))
-         FOR UPDATE SKIP LOCKED
-    )
-    UPDATE es_subscription_message m
-       SET ${releaseSet(sql`CASE WHEN s.expired THEN 'message timeout' ELSE 'consumer connection ended' END`)}
-      FROM stale s, es_subscription_group g
-     WHERE m.group_id = ${groupId} AND m.global_position = s.global_position AND g.group_id = m.group_id`.execute(
-    db,
-  );
-  return Number(result.numAffectedRows ?? 0n);
-}
-
-/**
- * Leases up to `limit` free messages of the group, oldest first, to
- * `consumerId`. Free: pending, not leased, its scheduled retry due, and no
- * earlier message of its ordering key still unsettled (in flight, waiting for
- * its retry, queued or parked and not superseded). Acknowledged messages are
- * deleted, so "an earlier row of my key exists" is the whole rule, and it
- * holds across consumers: the earlier row is visible whether or not another
- * consumer has it locked.
- */
-export async function leaseMessages(
-  db: Kysely<EventStoreTables>,
-  input: { groupId: number; consumerId: number; limit: number },
-): Promise<LeasedRow[]> {
-  const { rows } = await sql<LeasedRow & { message_seq: number }>`
-    WITH picked AS (
-      SELECT m.global_position FROM es_subscription_message m
-       WHERE m.group_id = ${input.groupId} AND m.status = 'pending' AND m.lease_consumer IS NULL
-         AND (m.not_before IS NULL OR m.not_before <= now())
-         AND (m.ordering_key IS NULL OR NOT EXISTS (
-               SELECT 1 FROM es_subscription_message p
-                WHERE p.group_id = m.group_id AND p.ordering_key = m.ordering_key
-                  AND p.message_seq < m.message_seq AND p.superseded_by IS NULL))
-       ORDER BY m.message_seq LIMIT ${input.limit}
-         FOR UPDATE SKIP LOCKED
-    ), leased AS (
-      UPDATE es_subscription_message m
-         SET lease_consumer = ${input.consumerId}, deliveries = m.deliveries + 1, not_before = NULL,
-             lease_expires_at = now() + g.message_timeout_ms * interval '1 millisecond'
-        FROM picked p, es_subscription_group g
-       WHERE m.group_id = ${input.groupId} AND m.global_position = p.global_position AND g.group_id = m.group_id
-      RETURNING m.global_position, m.deliveries, m.message_seq
-    )
-    SELECT l.deliveries, l.message_seq, ${EVENT_COLUMNS}
-      FROM leased l JOIN es_event e ON e.global_position = l.global_position
-     ORDER BY l.message_seq`.execute(db);
-  return rows;
 }
 
 /** Acknowledged (or skipped): the group is done with this message, whoever holds it now. */
@@ -163,39 +96,4 @@ export async function releaseConsumerLeases(
       FROM es_subscription_group g
      WHERE m.group_id = ${input.groupId} AND m.lease_consumer = ${input.consumerId}
        AND g.group_id = m.group_id`.execute(db);
-}
-
-/**
- * Lets the group's superseding types pass parked messages: a parked message
- * with a later pending message of its key whose type is one of
- * `supersedeTypes` is marked superseded by the earliest such message, and
- * stops blocking its key. It stays parked (an operator still sees it, and
- * what passed it) and can still be replayed. Returns how many were passed.
- */
-export async function supersedeParked(
-  db: Kysely<EventStoreTables>,
-  input: { groupId: number; supersedeTypes: readonly string[] },
-): Promise<number> {
-  if (input.supersedeTypes.length === 0) return 0;
-  const result = await sql`
-    WITH passed AS (
-      SELECT p.global_position, s.event_id, s.event_type FROM es_subscription_message p
-       CROSS JOIN LATERAL (
-         SELECT e.event_id, e.event_type FROM es_subscription_message m
-           JOIN es_event e ON e.global_position = m.global_position
-          WHERE m.group_id = p.group_id AND m.ordering_key = p.ordering_key
-            AND m.message_seq > p.message_seq AND m.status = 'pending'
-            AND e.event_type = ANY(${[...input.supersedeTypes]}::text[])
-          ORDER BY m.message_seq LIMIT 1
-       ) s
-       WHERE p.group_id = ${input.groupId} AND p.status = 'parked'
-         AND p.ordering_key IS NOT NULL AND p.superseded_by IS NULL
-    )
-    UPDATE es_subscription_message t
-       SET superseded_by = passed.event_id, superseded_by_type = passed.event_type
-      FROM passed
-     WHERE t.group_id = ${input.groupId} AND t.global_position = passed.global_position`.execute(
-    db,
-  );
-  return Number(result.numAffectedRows ?? 0n);
 }

@@ -10,17 +10,11 @@ import type { Delivery, PersistentSubscription } from '../port/subscription.js';
 import type { EventStoreTables } from './event-store.tables.js';
 import { loadGroup, type GroupRow } from './groups.js';
 import { heldBackBackoff } from './held-back.js';
-import {
-  leaseMessages,
-  reclaimLeases,
-  releaseConsumerLeases,
-  settleDone,
-  settleNack,
-  supersedeParked,
-  type LeasedRow,
-} from './leases.js';
+import { ackBatch, type AckBatch } from './ack-batch.js';
+import { consumeRound } from './consume.js';
+import { releaseConsumerLeases, settleNack, type LeasedRow } from './leases.js';
 import { openConsumerSession, type ConsumerSession } from './listener-session.js';
-import { loadIdleState, loadXmin, pumpGroup, type IdleState } from './pump.js';
+import { loadXmin, type IdleState } from './idle-state.js';
 import { toRecordedEvent } from './read.js';
 import { closableIterable } from './closable-iterable.js';
 
@@ -54,6 +48,14 @@ export function openPersistentSubscription(
   // Leased but not yet handed to the handler, with their positions.
   const buffer: { position: number; delivery: Delivery }[] = [];
 
+  // One batch of acknowledgments per group id (a group keeps its id for life).
+  const ackBatches = new Map<number, AckBatch>();
+  const acksOf = (groupId: number): AckBatch => {
+    let batch = ackBatches.get(groupId);
+    if (batch === undefined) ackBatches.set(groupId, (batch = ackBatch(db, groupId)));
+    return batch;
+  };
+
   const toDelivery = (row: LeasedRow, groupId: number, consumerId: number): Delivery => {
     const event = toRecordedEvent(row);
     const position = row.global_position;
@@ -64,7 +66,7 @@ export function openPersistentSubscription(
     return {
       event,
       retryCount: row.deliveries - 1,
-      ack: () => settle(() => settleDone(db, groupId, position)),
+      ack: () => settle(() => acksOf(groupId).ack(position)),
       nack: async (action, reason, nackOptions) => {
         assertNack(action, reason, nackOptions);
         const retryAfterMs = nackOptions?.retryAfterMs;
@@ -75,43 +77,35 @@ export function openPersistentSubscription(
     };
   };
 
+  /** One round: leases what it can; reports the idle state when it leased nothing. */
   const leaseMore = async (
     group: GroupRow,
     consumer: ConsumerSession,
     reclaim: boolean,
-  ): Promise<number> => {
+  ): Promise<{ leased: number; idle: IdleState | undefined }> => {
     const capacity = (options.maxInFlight ?? group.max_in_flight) - inFlight;
     waitingForSlot = capacity <= 0;
-    if (waitingForSlot) return 0;
+    if (waitingForSlot) return { leased: 0, idle: undefined };
     if (
       group.consumer_strategy === 'dispatch_to_single' &&
       !(await consumer.tryLead(group.group_id))
     )
-      return 0;
-    const copied = await pumpGroup(db, group.group_id);
-    options.onGroupPumped?.(options.group);
-    if (reclaim) await reclaimLeases(db, group.group_id);
-    // New messages may supersede a parked one; a park since the last look is
-    // caught by the next reclaim round.
-    if (reclaim || copied > 0) {
-      await supersedeParked(db, {
-        groupId: group.group_id,
-        supersedeTypes: group.supersede_parked_with,
-      });
-    }
-    const rows = await leaseMessages(db, {
+      return { leased: 0, idle: undefined };
+    const round = await consumeRound(db, {
       groupId: group.group_id,
       consumerId: consumer.consumerId,
       limit: capacity,
+      reclaim,
     });
-    inFlight += rows.length;
+    options.onGroupPumped?.(options.group);
+    inFlight += round.leased.length;
     buffer.push(
-      ...rows.map((row) => ({
+      ...round.leased.map((row) => ({
         position: row.global_position,
         delivery: toDelivery(row, group.group_id, consumer.consumerId),
       })),
     );
-    return rows.length;
+    return { leased: round.leased.length, idle: round.idle };
   };
 
   /**
@@ -149,8 +143,9 @@ export function openPersistentSubscription(
         if (fullRound) {
           const reclaim = Date.now() - reclaimedAt >= options.pollIntervalMs;
           if (reclaim) reclaimedAt = Date.now();
-          if ((await leaseMore(group, consumer, reclaim)) > 0) continue;
-          idle = waitingForSlot ? undefined : await loadIdleState(db, group.group_id);
+          const round = await leaseMore(group, consumer, reclaim);
+          if (round.leased > 0) continue;
+          idle = round.idle;
         }
         const { waitMs, heldBackOnly } = idleWait(idle, backoff);
         const signalled = await consumer.wakeup.wait(waitMs);

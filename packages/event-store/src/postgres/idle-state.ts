@@ -1,0 +1,29 @@
+// What an idle consumer knows after a round that leased nothing (reported by
+// es_consume, see consume.ts), and the one question it asks while it waits on
+// held-back events: has the snapshot's xmin moved?
+import { sql, type Kysely } from 'kysely';
+import type { EventStoreTables } from './event-store.tables.js';
+
+/** What an idle consumer needs to know to choose how long it may sleep. */
+export interface IdleState {
+  /**
+   * Events its filter matches exist after the group's cursor: after a pump,
+   * which copies everything below the snapshot's xmin, those were held back
+   * by an older transaction (or committed since). An older transaction that
+   * writes no event sends no notification when it ends, so the consumer must
+   * look again itself, but only once the xmin has moved.
+   */
+  heldBack: boolean;
+  /** The snapshot's xmin now, as text: what "has it moved?" compares. */
+  xmin: string;
+  /** Milliseconds until the group's earliest scheduled retry is due; null when none is waiting. */
+  nextRetryInMs: number | null;
+}
+
+/** The snapshot's xmin alone: the cheap question a consumer waiting on held-back events asks. */
+export async function loadXmin(db: Kysely<EventStoreTables>): Promise<string> {
+  const { rows } = await sql<{
+    xmin: string;
+  }>`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`.execute(db);
+  return rows[0]?.xmin ?? '';
+}
