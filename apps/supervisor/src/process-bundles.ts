@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { OutputFile, Plugin } from 'esbuild';
 import { fingerprints, recordBuild, reusableBuild } from './bundle-manifest.js';
+import { withoutNodeModules } from './source-maps.js';
 
 /** Bundles not used for this long are removed at the next start. */
 const PRUNE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
@@ -92,7 +93,8 @@ function bundleName(entry: string): string {
 }
 
 /**
- * Writes the build into `<cacheDir>/<hash of its content>/`, through a
+ * Writes the build into `<cacheDir>/<hash of its content>/`, its source maps
+ * limited to the repository's own files (source-maps.ts), through a
  * temporary folder renamed into place: stacks started at once (the e2e tests)
  * share one folder, and a process restarted later still finds the files it
  * was started from, even after the code changed.
@@ -111,7 +113,12 @@ async function writeOnce(cacheDir: string, files: readonly OutputFile[]): Promis
   const pending = `${directory}.${String(process.pid)}.tmp`;
   await mkdir(pending, { recursive: true });
   await Promise.all(
-    files.map((file) => writeFile(path.join(pending, path.basename(file.path)), file.contents)),
+    files.map((file) =>
+      writeFile(
+        path.join(pending, path.basename(file.path)),
+        file.path.endsWith('.map') ? withoutNodeModules(file.text) : file.contents,
+      ),
+    ),
   );
   await rename(pending, directory).catch(async (error: unknown) => {
     // Another stack wrote the same build meanwhile: theirs is as good.
