@@ -1,5 +1,6 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
+import { lazyBeginDialect } from './lazy-begin-dialect.js';
 
 const INT8_OID = 20;
 
@@ -36,6 +37,7 @@ export interface ConnectOptions {
 
 /**
  * A typed Kysely instance over a pg pool of its own. Call `destroy()` to close it.
+ * Each transaction's BEGIN travels with its first statement (`lazyBeginDialect`).
  *
  * @example
  * const db = connect<InventoryDatabase>(url, { maxConnections: 4 });
@@ -56,5 +58,5 @@ export function connect<Database>(url: string, options: ConnectOptions = {}): Ky
       'PostgresPoolWarning',
     );
   });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: lazyBeginDialect(pool) });
 }
