@@ -1,6 +1,12 @@
 // The results as tables: printed to the console and written to the docs.
 import { formatMicros, formatPercent, formatRate, textTable, verdict } from './tables.js';
-import { BATCH_TARGET, LIBRARY_TARGET, type LevelSummary, type Summary } from './results.js';
+import {
+  BATCH_TARGET,
+  LIBRARY_TARGET,
+  pgbenchTarget,
+  type LevelSummary,
+  type Summary,
+} from './results.js';
 
 type Table = (headers: readonly string[], rows: readonly (readonly string[])[]) => string;
 
@@ -14,6 +20,8 @@ export function throughputTable(summary: Summary, table: Table): string {
     'ratio',
     TARGET_HEADER,
     'pgbench tps',
+    'of pgbench',
+    'target',
   ];
   const rows = summary.levels.map((level) => [
     String(level.concurrency),
@@ -22,6 +30,10 @@ export function throughputTable(summary: Summary, table: Table): string {
     formatPercent(level.ratio),
     verdict(level.meetsTarget),
     formatRate(level.pgbench),
+    level.ofPgbench === undefined ? 'n/a' : formatPercent(level.ofPgbench),
+    level.meetsPgbenchTarget === undefined
+      ? 'n/a'
+      : `≥ ${formatPercent(pgbenchTarget(level.concurrency))}: ${verdict(level.meetsPgbenchTarget)}`,
   ]);
   return table(headers, rows);
 }
@@ -78,6 +90,13 @@ export function missNotes(summary: Summary): string[] {
         `(target ${formatPercent(LIBRARY_TARGET)}); it spends ${formatMicros(extraCpu)} more CPU per message in this process.`
       );
     });
+  for (const level of summary.levels) {
+    if (level.meetsPgbenchTarget !== false || level.ofPgbench === undefined) continue;
+    notes.push(
+      `MISS at concurrency ${String(level.concurrency)}: the library reaches ${formatPercent(level.ofPgbench)} of pgbench ` +
+        `(target ${formatPercent(pgbenchTarget(level.concurrency))}).`,
+    );
+  }
   if (!summary.batch.meetsTarget) {
     notes.push(
       `MISS in batch mode: ${summary.batch.speedup.toFixed(1)}× single-message throughput (target ${String(BATCH_TARGET)}×); batch CPU per message is ${formatMicros(summary.batch.cpuUs)}.`,
