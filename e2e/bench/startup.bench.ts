@@ -5,11 +5,12 @@
 // commits), on free ports; each start is stopped before the next one.
 //
 // Rows: the precompiled bundles (the default) and tsx (STACK_RUNTIME=tsx), the
-// first start of each "cold" (tsx: with its transform cache off), then warm.
+// first start of each "cold" (bundles: built into an empty folder; tsx: with
+// its transform cache off), then warm (bundles: reused from that folder).
 // `node --import tsx bench/startup.bench.ts --no-write [--only=tsx]` prints without writing.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
@@ -56,13 +57,13 @@ async function healthy(url: string): Promise<boolean> {
   }
 }
 
-/** One `pnpm start`, as `node --import tsx apps/supervisor/src/main.ts`, until health 200 and "ready". */
-async function startOnce(runtime: Runtime, cold: boolean): Promise<StartRun> {
+/** One `pnpm start` (`node apps/supervisor/launch.mjs`), until health 200 and "ready". */
+async function startOnce(runtime: Runtime, cold: boolean, bundleDir: string): Promise<StartRun> {
   const port = await freePort();
   const runId = randomBytes(4).toString('hex');
   const stateFile = path.join(tmpdir(), `eo-startup-bench-${runId}.json`);
   const startedAt = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/supervisor/src/main.ts'], {
+  const child = spawn(process.execPath, ['apps/supervisor/launch.mjs'], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -73,6 +74,7 @@ async function startOnce(runtime: Runtime, cold: boolean): Promise<StartRun> {
       STACK_CONSOLE: 'true',
       STACK_FAULTS: 'false',
       STACK_RUNTIME: runtime,
+      STACK_BUNDLE_DIR: bundleDir,
       ...(cold && runtime === 'tsx' ? { TSX_DISABLE_CACHE: '1' } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -124,7 +126,7 @@ function formatSection(runs: readonly StartRun[], load: number): string {
     `Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${String(availableParallelism())} cores, ${String(Math.round(totalmem() / 2 ** 30))} GiB, Node ${process.version}; load average ${load.toFixed(1)} at start.`,
     'The stack as `pnpm start` runs it: embedded PostgreSQL (a fresh cluster each start, durable commits), the console on, eight Node.js processes.',
     '`health 200`: from spawning the supervisor to the first 200 of `GET /api/health` (polled every 20 ms), which answers 200 only once the demo stock is in and every consumer is subscribed. `ready`: to the supervisor\'s "ready" message. The phases are the supervisor\'s own clock, from its first line of code.',
-    "`bundle`: each process runs an esbuild bundle the supervisor builds at start (the default, ADR 0014); `tsx`: each process transforms its TypeScript at load (`STACK_RUNTIME=tsx`). Cold: the first start of its kind in the run, with tsx's transform cache off.",
+    "`bundle`: each process runs an esbuild bundle the supervisor builds at start (the default, ADR 0014); `tsx`: each process transforms its TypeScript at load (`STACK_RUNTIME=tsx`). Cold: the first start of its kind in the run (bundles built into an empty folder; tsx with its transform cache off); warm: the bundles reused, tsx's cache on.",
     '',
     `| runtime | start | health 200 | ready |${phaseNames.map((name) => ` ${name} |`).join('')}`,
     `| --- | --- | ---: | ---: |${phaseNames.map(() => ' ---: |').join('')}`,
@@ -140,19 +142,23 @@ function formatSection(runs: readonly StartRun[], load: number): string {
 async function main(): Promise<void> {
   const load = loadavg()[0] ?? 0;
   const runs: StartRun[] = [];
+  const bundleDir = await mkdtemp(path.join(tmpdir(), 'eo-startup-bench-bundles-'));
   const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
   const runtimes = (['bundle', 'tsx'] as const).filter(
     (runtime) => only === undefined || runtime === only,
   );
-  for (const runtime of runtimes) {
-    for (let index = 0; index <= WARM_RUNS; index++) {
-      const run = await startOnce(runtime, index === 0);
+  // Alternating, so both see the same machine: on a shared one its load moves by the minute.
+  for (let index = 0; index <= WARM_RUNS; index++) {
+    for (const runtime of runtimes) {
+      const run = await startOnce(runtime, index === 0, bundleDir);
       process.stdout.write(
         `  ${runtime} ${run.cold ? 'cold' : 'warm'}: health ${seconds(run.healthMs)}, ready ${seconds(run.readyMs)} ${JSON.stringify(run.phasesMs)}\n`,
       );
       runs.push(run);
     }
   }
+  runs.sort((a, b) => a.runtime.localeCompare(b.runtime));
+  await rm(bundleDir, { recursive: true, force: true });
   const section = formatSection(runs, load);
   process.stdout.write(`${section}\n`);
   if (!process.argv.includes('--no-write')) {

@@ -28,6 +28,7 @@ import { waitUntilReady } from './wait-ready.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const GROUPS: readonly ProcessGroup[] = ['external', 'service', 'edge'];
+const SUPERVISOR_ENTRY = 'apps/supervisor/src/main.ts';
 
 const config = loadSupervisorConfig();
 const print = (line: string): void => void process.stdout.write(`${line}\n`);
@@ -161,7 +162,8 @@ async function main(): Promise<void> {
           'bundles',
           buildProcessBundles({
             repoRoot: REPO_ROOT,
-            entries: Object.values(ENTRIES),
+            // The supervisor's own too: launch.mjs runs it at the next start.
+            entries: [...Object.values(ENTRIES), SUPERVISOR_ENTRY],
             cacheDir: config.bundleDir,
           }),
         )

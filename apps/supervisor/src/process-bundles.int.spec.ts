@@ -16,7 +16,7 @@ const ENTRY = 'apps/demo/src/server.ts';
 const SERVER = `
 import { fileURLToPath } from 'node:url';
 const here: string = fileURLToPath(new URL('.', import.meta.url));
-console.log(JSON.stringify({ here }));
+console.log(JSON.stringify({ here, text: 'a string that says import.meta.url' }));
 if (process.argv.includes('--fail')) throw new Error('boom');
 `;
 
@@ -42,9 +42,12 @@ describe('buildProcessBundles', () => {
     const bundles = await build();
     const { stdout } = await run(process.execPath, processCommand(ENTRY, bundles));
 
-    // Then it finds files next to its TypeScript source, not next to the bundle
+    // Then it finds files next to its TypeScript source, not next to the bundle, and strings are left alone
     expect(bundles.built).toBe(true);
-    expect(JSON.parse(stdout)).toEqual({ here: path.join(repoRoot, 'apps/demo/src/') });
+    expect(JSON.parse(stdout)).toEqual({
+      here: path.join(repoRoot, 'apps/demo/src/'),
+      text: 'a string that says import.meta.url',
+    });
   });
 
   it('names the TypeScript file in a stack trace', async () => {

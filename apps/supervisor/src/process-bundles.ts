@@ -31,7 +31,9 @@ const REQUIRE_BANNER =
 /**
  * Code that finds files next to itself (`new URL('../web/', import.meta.url)`:
  * the console's page, the embedded server's guardian script) keeps finding
- * them from a bundle: `import.meta.url` is replaced by the source file's own URL.
+ * them from a bundle: `import.meta.url` is defined as the source file's own
+ * URL. A define, not a text replace: it changes the expression only, never a
+ * string or a comment that mentions it; the inline map keeps lines true.
  */
 function sourceFileUrls(repoRoot: string): Plugin {
   const ownSources = new RegExp(
@@ -43,11 +45,14 @@ function sourceFileUrls(repoRoot: string): Plugin {
       build.onLoad({ filter: ownSources }, async (args) => {
         const source = await readFile(args.path, 'utf8');
         if (!source.includes('import.meta.url')) return undefined;
-        const url = JSON.stringify(pathToFileURL(args.path).href);
-        return {
-          contents: source.replaceAll('import.meta.url', url),
+        const { code } = await build.esbuild.transform(source, {
           loader: args.path.endsWith('x') ? 'tsx' : 'ts',
-        };
+          define: { 'import.meta.url': JSON.stringify(pathToFileURL(args.path).href) },
+          sourcefile: args.path,
+          sourcemap: 'inline',
+          format: 'esm',
+        });
+        return { contents: code, loader: 'js' };
       });
     },
   };
