@@ -114,6 +114,7 @@ function median(values: readonly number[]): number {
 function formatSection(runs: readonly StartRun[], load: number): string {
   const phaseNames = [...new Set(runs.flatMap((run) => Object.keys(run.phasesMs)))];
   const warmBundle = runs.filter((run) => run.runtime === 'bundle' && !run.cold);
+  const warmTsx = runs.filter((run) => run.runtime === 'tsx' && !run.cold);
   const verdict = median(warmBundle.map((run) => run.healthMs)) <= TARGET_MS ? 'met' : 'missed';
   const phaseCells = (run: StartRun): string =>
     phaseNames
@@ -125,7 +126,7 @@ function formatSection(runs: readonly StartRun[], load: number): string {
     `Written by \`pnpm bench\` (\`e2e/bench/startup.bench.ts\`) on ${new Date().toISOString().slice(0, 10)}.`,
     `Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${String(availableParallelism())} cores, ${String(Math.round(totalmem() / 2 ** 30))} GiB, Node ${process.version}; load average ${load.toFixed(1)} at start.`,
     'The stack as `pnpm start` runs it: embedded PostgreSQL (a fresh cluster each start, durable commits), the console on, eight Node.js processes.',
-    '`health 200`: from spawning the supervisor to the first 200 of `GET /api/health` (polled every 20 ms), which answers 200 only once the demo stock is in and every consumer is subscribed. `ready`: to the supervisor\'s "ready" message. The phases are the supervisor\'s own clock, from its first line of code.',
+    '`health 200`: from spawning the supervisor to the first 200 of `GET /api/health` (polled every 20 ms), which answers 200 only once the demo stock is in and every consumer is subscribed. `ready`: to the supervisor\'s "ready" message. The phases are the supervisor\'s own clock, from its first line of code, after it loaded its modules (from its bundle when the last build is current, else through tsx); they overlap: the bundles are built while PostgreSQL starts.',
     "`bundle`: each process runs an esbuild bundle the supervisor builds at start (the default, ADR 0014); `tsx`: each process transforms its TypeScript at load (`STACK_RUNTIME=tsx`). Cold: the first start of its kind in the run (bundles built into an empty folder; tsx with its transform cache off); warm: the bundles reused, tsx's cache on.",
     '',
     `| runtime | start | health 200 | ready |${phaseNames.map((name) => ` ${name} |`).join('')}`,
@@ -135,6 +136,7 @@ function formatSection(runs: readonly StartRun[], load: number): string {
         `| ${run.runtime} | ${run.cold ? 'cold' : 'warm'} | ${seconds(run.healthMs)} | ${seconds(run.readyMs)} |${phaseCells(run)}`,
     ),
     '',
+    `Warm medians: \`bundle\` ${seconds(median(warmBundle.map((run) => run.healthMs)))}, \`tsx\` ${seconds(median(warmTsx.map((run) => run.healthMs)))}.`,
     `Target: health 200 within ${seconds(TARGET_MS)} on a warm install (median of the warm \`bundle\` starts): **${verdict}** in this run.`,
   ].join('\n');
 }
