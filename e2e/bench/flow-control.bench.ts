@@ -13,15 +13,12 @@ import { availableParallelism, cpus, totalmem } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { OrderResource } from '@effectively-once/contracts';
-import {
-  createPostgresEventStore,
-  type EventStore,
-  type RecordedEvent,
-} from '@effectively-once/event-store';
+import { createPostgresEventStore, type EventStore } from '@effectively-once/event-store';
 import pg from 'pg';
 import { writeBenchmarkSection } from '../../tooling/benchmarks-doc.js';
 import { startStack } from '../support/start-stack.js';
 import { summarize, type LatencySummary } from './latency.js';
+import { followOrderEnds, type OrderEnds } from './order-ends.js';
 
 const BENCHMARKS_FILE = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
 const PLAN = {
@@ -33,11 +30,6 @@ const PLAN = {
   stalledAfterMs: 180_000,
 } as const;
 const TARGET_RATIO = 2;
-
-interface Ends {
-  ended: Map<string, number>;
-  waiters: Map<string, () => void>;
-}
 
 async function placeOrder(baseUrl: string, paymentToken: string): Promise<string> {
   const response = await fetch(`${baseUrl}/api/orders`, {
@@ -54,7 +46,7 @@ async function placeOrder(baseUrl: string, paymentToken: string): Promise<string
   return OrderResource.parse(JSON.parse(text)).orderId;
 }
 
-async function waitForEnd(ends: Ends, orderId: string): Promise<number | undefined> {
+async function waitForEnd(ends: OrderEnds, orderId: string): Promise<number | undefined> {
   if (!ends.ended.has(orderId)) {
     await new Promise<void>((resolve) => {
       ends.waiters.set(orderId, resolve);
@@ -66,7 +58,7 @@ async function waitForEnd(ends: Ends, orderId: string): Promise<number | undefin
 }
 
 /** Healthy orders on a fixed schedule; the latency of each, POST to OrderConfirmed. */
-async function healthyLatencies(baseUrl: string, ends: Ends): Promise<LatencySummary> {
+async function healthyLatencies(baseUrl: string, ends: OrderEnds): Promise<LatencySummary> {
   const { perSecond, seconds } = PLAN.healthy;
   const startedAt = performance.now();
   const latencies: number[] = [];
@@ -128,18 +120,7 @@ async function main(): Promise<void> {
   const label = process.argv[2] ?? 'this commit';
   const stack = await startStack({ env: { STACK_DURABILITY: 'durable', LOG_LEVEL: 'warn' } });
   const store = createPostgresEventStore({ url: stack.databases.eventStore });
-  const ends: Ends = { ended: new Map(), waiters: new Map() };
-  const subscription = store.subscribeToAll({
-    filter: { kind: 'event_type', types: ['OrderConfirmed', 'OrderCancelled'] },
-  });
-  const following = (async () => {
-    for await (const event of subscription) recordEnd(event);
-  })();
-  function recordEnd(event: RecordedEvent): void {
-    const orderId = event.streamName.slice('order-'.length);
-    ends.ended.set(orderId, event.type === 'OrderConfirmed' ? performance.now() : -1);
-    ends.waiters.get(orderId)?.();
-  }
+  const ends = followOrderEnds(store);
   try {
     await fetch(`${stack.gatewayUrl}/api/inventory/${PLAN.sku}/restock`, {
       method: 'POST',
@@ -161,8 +142,7 @@ async function main(): Promise<void> {
       await writeBenchmarkSection(BENCHMARKS_FILE, 'flow-control', section);
     }
   } finally {
-    await subscription.close();
-    await following.catch(() => undefined);
+    await ends.close();
     await store.close();
     await stack.stop();
   }

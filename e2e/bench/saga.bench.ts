@@ -8,11 +8,12 @@ import { randomUUID } from 'node:crypto';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { OrderResource } from '@effectively-once/contracts';
-import { createPostgresEventStore, type RecordedEvent } from '@effectively-once/event-store';
+import { createPostgresEventStore } from '@effectively-once/event-store';
 import { writeBenchmarkSection } from '../../tooling/benchmarks-doc.js';
 import pg from 'pg';
 import { startStack, type RunningStack } from '../support/start-stack.js';
 import { summarize, type LatencySummary } from './latency.js';
+import { followOrderEnds } from './order-ends.js';
 import { diffResources, snapshotResources, type ResourceUse } from './resource-usage.js';
 
 const BENCHMARKS_FILE = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
@@ -48,19 +49,8 @@ async function main(): Promise<void> {
   const stack = await startStack({ env: { STACK_DURABILITY: 'durable', LOG_LEVEL: 'warn' } });
   const eventStoreUrl = stack.databases.eventStore;
   const store = createPostgresEventStore({ url: eventStoreUrl });
-  const ended = new Map<string, number>();
-  const waiters = new Map<string, () => void>();
-  const subscription = store.subscribeToAll({
-    filter: { kind: 'event_type', types: ['OrderConfirmed', 'OrderCancelled'] },
-  });
-  const following = (async () => {
-    for await (const event of subscription) recordEnd(event);
-  })();
-  function recordEnd(event: RecordedEvent): void {
-    const orderId = event.streamName.slice('order-'.length);
-    ended.set(orderId, event.type === 'OrderConfirmed' ? performance.now() : -1);
-    waiters.get(orderId)?.();
-  }
+  const ends = followOrderEnds(store);
+  const { ended, waiters } = ends;
 
   try {
     await post(stack.gatewayUrl, `/api/inventory/${PLAN.sku}/restock`, { quantity: PLAN.stock });
@@ -100,8 +90,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${section}\n`);
     await writeBenchmarkSection(BENCHMARKS_FILE, 'saga', section);
   } finally {
-    await subscription.close();
-    await following.catch(() => undefined);
+    await ends.close();
     await store.close();
     await stack.stop();
   }
