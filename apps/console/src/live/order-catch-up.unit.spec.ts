@@ -45,11 +45,37 @@ describe('mergeOrderCatchUp', () => {
       recent,
     });
 
-    // Then each fact is there once
+    // Then each fact is there once, in the store's order, with the feed's seq where it has one
     expect(merged).toEqual([
       { kind: 'saga-event', seq: 0, event: event('e1') },
+      { kind: 'saga-event', seq: 11, event: event('e2') },
       { kind: 'lab-step', seq: 0, step: step(1) },
-      ...recent,
+      { kind: 'lab-step', seq: 12, step: step(2) },
     ]);
+  });
+
+  it('given a feed that has published the newer of two events but not yet the older, keeps global order', () => {
+    // Given the $all follower published e2 while e1 (older) is not in the feed yet
+    const recent: FeedItem[] = [{ kind: 'saga-event', seq: 5, event: event('e2') }];
+
+    // When merged with the store's read, which has both in global order
+    const merged = mergeOrderCatchUp({ events: [event('e1'), event('e2')], labSteps: [], recent });
+
+    // Then e1 comes first
+    expect(merged.map((item) => (item.kind === 'saga-event' ? item.event.eventId : ''))).toEqual([
+      'e1',
+      'e2',
+    ]);
+  });
+
+  it('given feed items the store did not read (outcomes, newer events), puts them after', () => {
+    // Given an outcome-like item only the feed holds
+    const newer: FeedItem = { kind: 'saga-event', seq: 9, event: event('e3') };
+
+    // When merged
+    const merged = mergeOrderCatchUp({ events: [event('e1')], labSteps: [], recent: [newer] });
+
+    // Then it follows the store's events
+    expect(merged).toEqual([{ kind: 'saga-event', seq: 0, event: event('e1') }, newer]);
   });
 });
