@@ -1,6 +1,6 @@
 // Each process of the stack runs precompiled JavaScript instead of having tsx
 // transform its TypeScript at load: under tsx a service spent 2.5-3 s of CPU
-// loading modules, a bundle loads in a fraction of that (docs/adr/0014).
+// loading modules, a bundle loads in a fraction of that (docs/adr/0013).
 // esbuild builds the bundles at start, while PostgreSQL boots, unless the
 // last build still holds (bundle-manifest.ts).
 import { createHash } from 'node:crypto';

@@ -34,7 +34,7 @@ the workers.
 - **library**: \`processOnce\` with \`defineConsumer({ name: 'bench-consumer-v1' })\` on a
   Kysely pool from \`connect\`, as large as the concurrency. Its work sends the raw path's
   exact update text and parameters (\`trx.executeQuery(CompiledQuery.raw(...))\`). \`connect\`
-  sends a transaction's \`BEGIN\` in the same round trip as its first statement (ADR 0015), so
+  sends a transaction's \`BEGIN\` in the same round trip as its first statement (ADR 0014), so
   a message costs three round trips: \`BEGIN\` + claim, the update, \`COMMIT\`.
 - **raw pg**: the same two statements between \`BEGIN\` and \`COMMIT\` on a plain
   \`pg.Pool\` of the same size, with no library code: four round trips, one statement each,
