@@ -11,13 +11,13 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { StackReadyMessage } from '@effectively-once/contracts';
 import { writeBenchmarkSection } from '../../tooling/benchmarks-doc.js';
+import { freePort } from '../support/free-port.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BENCHMARKS_FILE = path.join(REPO_ROOT, 'docs', 'benchmarks.md');
@@ -36,15 +36,6 @@ interface StartRun {
   readyMs: number;
   /** What the supervisor measured of its own start (absent before issue 13). */
   phasesMs: Record<string, number>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 async function healthy(url: string): Promise<boolean> {

@@ -2,26 +2,16 @@
 // 200, an order for the demo stock goes through. Before, health turned 200
 // while the supervisor was still seeding, and such an order was cancelled
 // out_of_stock. This file starts a stack of its own: the shared one is long seeded.
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../support/api-client.js';
 import { startStack, type RunningStack } from '../support/start-stack.js';
+import { freePort } from '../support/free-port.js';
 
 let stack: RunningStack | undefined;
 afterAll(async () => {
   await stack?.stop();
 });
-
-/** A port nobody listens on now: the gateway's, so health can be asked before "ready". */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 async function healthStatus(gatewayUrl: string): Promise<number | undefined> {
   try {

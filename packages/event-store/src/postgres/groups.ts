@@ -20,9 +20,8 @@ export interface GroupRow {
   message_timeout_ms: number;
   max_in_flight: number;
   consumer_strategy: ConsumerStrategy;
+  /** What the consumer's connection listens for (es_consume reads the rest of the group itself). */
   filter: SubscriptionFilter;
-  /** Types that may pass a parked message of their key; empty without an ordering key. */
-  supersede_parked_with: string[];
 }
 
 /** The ordering key's columns; all NULL (and no supersede types) for a group without one. */
@@ -148,7 +147,6 @@ export async function loadGroup(db: Kysely<EventStoreTables>, group: string): Pr
       'consumer_strategy',
       'filter_kind',
       'filter_values',
-      'supersede_parked_with',
     ])
     .where('group_name', '=', group)
     .executeTakeFirst();

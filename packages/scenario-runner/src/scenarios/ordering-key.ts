@@ -5,7 +5,7 @@
 // handled first, and the request would then authorize a cancelled order.
 import type { JournalEntry } from '@effectively-once/fault-injection';
 import type { Scenario, ScenarioContext } from '../scenario.js';
-import { PAYMENT, entry } from './support.js';
+import { PAYMENT, entry, holdNextPaymentRequest } from './support.js';
 
 export const orderingKey: Scenario = {
   name: 'ordering-key',
@@ -14,12 +14,7 @@ export const orderingKey: Scenario = {
     'Order X’s OrderPaymentRequested is held in payment while order Y is placed and the customer cancels X; it is then released with a failure, and every retry fails until the scenario has seen what waits behind it. GET /admin/blocked shows X’s cancellation blocked by X’s request, by their ordering key (the order); Y’s payment is handled meanwhile. Once the failures stop, X’s request is handled, then its cancellation, in that order.',
   async run(context) {
     const sku = await context.freshSku(10);
-    await context.lab.arm('payment', {
-      point: 'on-delivery',
-      action: 'hold',
-      match: { consumer: PAYMENT, eventType: 'OrderPaymentRequested', retryCount: 0 },
-    });
-    context.step('armed: hold the next payment request on delivery to payment-authorization-v1');
+    await holdNextPaymentRequest(context);
     const x = await context.placeOrder({ sku, quantity: 1 });
     const held = await context.waitForJournal(
       'X’s payment request to be held',

@@ -7,7 +7,13 @@
 import { orderStream } from '@effectively-once/contracts';
 import type { JournalEntry } from '@effectively-once/fault-injection';
 import type { Scenario, ScenarioContext } from '../scenario.js';
-import { PAYMENT, REDELIVERY_TIMEOUT_MS, entry, maybeJournal } from './support.js';
+import {
+  PAYMENT,
+  REDELIVERY_TIMEOUT_MS,
+  entry,
+  holdNextPaymentRequest,
+  maybeJournal,
+} from './support.js';
 
 /** The lab runs each consumer with one slot (CONSUMER_CONCURRENCY=1): three failing orders are more. */
 const FAILING = 3;
@@ -22,12 +28,7 @@ export const providerOutageIsolation: Scenario = {
     const sku = await context.freshSku(10);
     // Holding the first request in payment's one slot lets every other
     // request arrive before the first attempt fails: all start together.
-    await context.lab.arm('payment', {
-      point: 'on-delivery',
-      action: 'hold',
-      match: { consumer: PAYMENT, eventType: 'OrderPaymentRequested', retryCount: 0 },
-    });
-    context.step('armed: hold the next payment request on delivery to payment-authorization-v1');
+    await holdNextPaymentRequest(context);
     const first = await placeFailing(context, sku);
     await context.waitForJournal(
       'the first failing request to be held',

@@ -124,3 +124,20 @@ export async function crashTallyAt(
   const outcomes = await handledOutcomes(context, DEMAND, crash.messageId ?? '');
   return { orderId, redelivered: redelivered !== undefined, outcomes };
 }
+
+/**
+ * Holds the next payment request that reaches payment-authorization-v1 for
+ * the first time, on delivery, in payment's slot: what arrives meanwhile
+ * queues behind it, and the scenario decides when it goes on.
+ *
+ * @example
+ * await holdNextPaymentRequest(context);
+ */
+export async function holdNextPaymentRequest(context: ScenarioContext): Promise<void> {
+  await context.lab.arm('payment', {
+    point: 'on-delivery',
+    action: 'hold',
+    match: { consumer: PAYMENT, eventType: 'OrderPaymentRequested', retryCount: 0 },
+  });
+  context.step('armed: hold the next payment request on delivery to payment-authorization-v1');
+}
