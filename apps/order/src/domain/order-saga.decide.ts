@@ -3,28 +3,37 @@
 // append out, or [] when there is nothing to do. Pure, so a redelivery of the
 // same input to the state it already moved on decides [] and changes nothing.
 //
-// | input                        | order state        | output                                        |
-// | ---------------------------- | ------------------ | --------------------------------------------- |
-// | InventoryReserved            | awaiting_inventory | OrderPaymentRequested                         |
-// | InventoryReservationRejected | awaiting_inventory | OrderCancelled(out_of_stock)                  |
-// | PaymentAuthorized            | awaiting_payment   | OrderConfirmed                                |
-// | PaymentDeclined              | awaiting_payment   | OrderCancellationRequested(payment_declined)  |
-// | InventoryReleased            | cancelling         | OrderCancelled(reason of the request)         |
-// | anything else (late, duplicate)                   | []                                            |
+// | input                        | order state        | output                                          |
+// | ---------------------------- | ------------------ | ----------------------------------------------- |
+// | InventoryReserved            | awaiting_inventory | OrderPaymentRequested                           |
+// | InventoryReservationRejected | awaiting_inventory | OrderCancelled(out_of_stock)                    |
+// | PaymentAuthorized            | awaiting_payment   | OrderConfirmed                                  |
+// | PaymentDeclined              | awaiting_payment   | OrderCancellationRequested(payment_declined)    |
+// | PaymentUnavailable           | awaiting_payment   | OrderCancellationRequested(payment_unavailable) |
+// | InventoryReleased            | cancelling, stock  | OrderCompensated(inventory)                     |
+// |                              | not yet released   |   + OrderCancelled if payment is settled too    |
+// | PaymentVoided,               | cancelling, card   | OrderCompensated(payment)                       |
+// | PaymentNothingToVoid         | not yet settled    |   + OrderCancelled if stock is released too     |
+// | anything else (late, duplicate)                   | []                                              |
+//
+// A cancellation ends only when both compensations are recorded, in whichever
+// order they arrive: "cancelled" means nothing is held any more.
 import {
   paymentAttemptId,
   type CancellationReason,
   type InventoryEvent,
   type KnownEvent,
   type OrderEvent,
+  type OrderLine,
   type PaymentEvent,
+  type ReleasedHoldings,
 } from '@effectively-once/contracts';
 import type { Order, OrderState } from './order.state.js';
 
 type InputOf<Type extends KnownEvent['type']> = Extract<KnownEvent, { type: Type }>;
 
-/** The events the saga reacts to. PaymentVoided only confirms a compensation the saga does not wait for. */
-export type OrderSagaInput = InventoryEvent | Exclude<PaymentEvent, InputOf<'PaymentVoided'>>;
+/** The events the saga reacts to. A capture follows a confirmation; the saga has nothing left to do. */
+export type OrderSagaInput = InventoryEvent | Exclude<PaymentEvent, InputOf<'PaymentCaptured'>>;
 
 const SAGA_INPUT_TYPES: ReadonlySet<string> = new Set<OrderSagaInput['type']>([
   'InventoryReserved',
@@ -32,6 +41,9 @@ const SAGA_INPUT_TYPES: ReadonlySet<string> = new Set<OrderSagaInput['type']>([
   'InventoryReleased',
   'PaymentAuthorized',
   'PaymentDeclined',
+  'PaymentUnavailable',
+  'PaymentVoided',
+  'PaymentNothingToVoid',
 ]);
 
 /** True for the events `decideOrderSaga` takes; every other event is not the saga's business. */
@@ -60,16 +72,42 @@ function onInventoryReserved(state: OrderState, now: Date): readonly OrderEvent[
   ];
 }
 
+// Nothing was reserved and no payment was asked for: nothing to give back.
 function onInventoryReservationRejected(state: OrderState, now: Date): readonly OrderEvent[] {
   if (state.status !== 'awaiting_inventory') return nothing;
-  return [cancelled(state, 'out_of_stock', now)];
+  return [cancelled(state, 'out_of_stock', { items: [], paymentVoided: false }, now)];
 }
 
-// Step 1's compensation, released stock: it follows an OrderCancellationRequested
-// (a declined payment or the customer), and ends the order for that reason.
-function onInventoryReleased(state: OrderState, now: Date): readonly OrderEvent[] {
+// The compensations of a cancellation (asked by a declined or unavailable
+// payment, a deadline or the customer): each is recorded once, and the one
+// that completes the pair ends the order.
+function onCompensated(
+  state: OrderState,
+  compensated:
+    | { step: 'inventory'; items: readonly OrderLine[] }
+    | { step: 'payment'; outcome: 'voided' | 'nothing_held' },
+  now: Date,
+): readonly OrderEvent[] {
   if (state.status !== 'cancelling') return nothing;
-  return [cancelled(state, state.cancellationReason, now)];
+  const { inventory, payment } = state.compensations;
+  if (compensated.step === 'inventory' ? inventory !== undefined : payment !== undefined) {
+    return nothing;
+  }
+  const recorded: OrderEvent = {
+    type: 'OrderCompensated',
+    data: {
+      orderId: state.orderId,
+      step: compensated.step,
+      outcome: compensated.step === 'inventory' ? 'released' : compensated.outcome,
+      items: compensated.step === 'inventory' ? [...compensated.items] : [],
+      compensatedAt: now.toISOString(),
+    },
+  };
+  const items = compensated.step === 'inventory' ? compensated.items : inventory?.items;
+  const paymentOutcome = compensated.step === 'payment' ? compensated.outcome : payment;
+  if (items === undefined || paymentOutcome === undefined) return [recorded];
+  const released = { items: [...items], paymentVoided: paymentOutcome === 'voided' };
+  return [recorded, cancelled(state, state.cancellationReason, released, now)];
 }
 
 // Step 2, authorize the payment. Success confirms the order; a decline starts
@@ -79,7 +117,8 @@ function onPaymentAuthorized(
   state: OrderState,
   now: Date,
 ): readonly OrderEvent[] {
-  // While cancelling, the payment service voids this authorization itself.
+  // While cancelling, the payment service voids this authorization itself
+  // (its cancellation waits behind this request) and says so with PaymentVoided.
   if (state.status !== 'awaiting_payment') return nothing;
   return [
     {
@@ -94,23 +133,36 @@ function onPaymentAuthorized(
   ];
 }
 
-function onPaymentDeclined(state: OrderState, now: Date): readonly OrderEvent[] {
+// A decline, or a processor that stayed down past the authorization's retry
+// budget (the payment service made sure nothing was authorized), starts the
+// compensation of step 1; payment confirms there is nothing to void.
+function onPaymentFailed(
+  state: OrderState,
+  reason: 'payment_declined' | 'payment_unavailable',
+  now: Date,
+): readonly OrderEvent[] {
   if (state.status !== 'awaiting_payment') return nothing;
   return [
     {
       type: 'OrderCancellationRequested',
-      data: { orderId: state.orderId, reason: 'payment_declined', requestedAt: now.toISOString() },
+      data: { orderId: state.orderId, reason, requestedAt: now.toISOString() },
     },
   ];
 }
 
-function cancelled(order: Order, reason: CancellationReason, now: Date): OrderEvent {
+function cancelled(
+  order: Order,
+  reason: CancellationReason,
+  released: ReleasedHoldings,
+  now: Date,
+): OrderEvent {
   return {
     type: 'OrderCancelled',
     data: {
       orderId: order.orderId,
       customerEmail: order.customerEmail,
       reason,
+      released,
       cancelledAt: now.toISOString(),
     },
   };
@@ -135,11 +187,17 @@ export function decideOrderSaga(
     case 'InventoryReservationRejected':
       return onInventoryReservationRejected(state, now);
     case 'InventoryReleased':
-      return onInventoryReleased(state, now);
+      return onCompensated(state, { step: 'inventory', items: input.data.items }, now);
     case 'PaymentAuthorized':
       return onPaymentAuthorized(input, state, now);
     case 'PaymentDeclined':
-      return onPaymentDeclined(state, now);
+      return onPaymentFailed(state, 'payment_declined', now);
+    case 'PaymentUnavailable':
+      return onPaymentFailed(state, 'payment_unavailable', now);
+    case 'PaymentVoided':
+      return onCompensated(state, { step: 'payment', outcome: 'voided' }, now);
+    case 'PaymentNothingToVoid':
+      return onCompensated(state, { step: 'payment', outcome: 'nothing_held' }, now);
     default: {
       const unexpected: never = input;
       throw new Error(`Unknown saga input ${JSON.stringify(unexpected)}`);

@@ -6,16 +6,22 @@ import { describe, it } from 'vitest';
 import type { OrderSagaInput } from './order-saga.decide.js';
 import {
   cancellationRequested,
+  inventoryCompensated,
   inventoryRejected,
   inventoryReleased,
   inventoryReserved,
+  ITEMS,
   LATER,
   orderCancelled,
   orderConfirmed,
   orderPlaced,
   paymentAuthorized,
+  paymentCompensated,
   paymentDeclined,
+  paymentNothingToVoid,
   paymentRequested,
+  paymentUnavailable,
+  paymentVoided,
 } from './testing/order.fixtures.js';
 import { given } from './testing/order.specification.js';
 
@@ -36,6 +42,18 @@ const histories = {
     paymentRequested(orderId),
     cancellationRequested(orderId, 'payment_declined'),
   ],
+  'cancelling, stock released': [
+    orderPlaced(orderId),
+    paymentRequested(orderId),
+    cancellationRequested(orderId, 'timed_out'),
+    inventoryCompensated(orderId),
+  ],
+  'cancelling, card voided': [
+    orderPlaced(orderId),
+    paymentRequested(orderId),
+    cancellationRequested(orderId, 'customer_request'),
+    paymentCompensated(orderId, 'voided'),
+  ],
   cancelled: [orderPlaced(orderId), orderCancelled(orderId, 'out_of_stock')],
 } satisfies Record<string, OrderEvent[]>;
 
@@ -45,6 +63,9 @@ const inputs = {
   InventoryReleased: inventoryReleased(orderId),
   PaymentAuthorized: paymentAuthorized(orderId),
   PaymentDeclined: paymentDeclined(orderId),
+  PaymentUnavailable: paymentUnavailable(orderId),
+  PaymentVoided: paymentVoided(orderId),
+  PaymentNothingToVoid: paymentNothingToVoid(orderId),
 } satisfies Record<OrderSagaInput['type'], OrderSagaInput>;
 
 /** The pairings the table rows above decide something for; every other one decides []. */
@@ -53,8 +74,16 @@ const decisive = new Set([
   'InventoryReservationRejected + awaiting_inventory',
   'InventoryReleased + cancelling (customer)',
   'InventoryReleased + cancelling (payment declined)',
+  'InventoryReleased + cancelling, card voided',
   'PaymentAuthorized + awaiting_payment',
   'PaymentDeclined + awaiting_payment',
+  'PaymentUnavailable + awaiting_payment',
+  'PaymentVoided + cancelling (customer)',
+  'PaymentVoided + cancelling (payment declined)',
+  'PaymentVoided + cancelling, stock released',
+  'PaymentNothingToVoid + cancelling (customer)',
+  'PaymentNothingToVoid + cancelling (payment declined)',
+  'PaymentNothingToVoid + cancelling, stock released',
 ]);
 
 describe('the order saga table', () => {
@@ -82,16 +111,55 @@ describe('the order saga table', () => {
       .then([cancellationRequested(orderId, 'payment_declined')]);
   });
 
-  it('InventoryReleased + cancelling -> OrderCancelled, for the customer request', () => {
-    given(...histories['cancelling (customer)'])
-      .whenSaga(inputs.InventoryReleased, now)
-      .then([orderCancelled(orderId, 'customer_request')]);
+  it('PaymentUnavailable + awaiting_payment -> OrderCancellationRequested(payment_unavailable)', () => {
+    given(...histories.awaiting_payment)
+      .whenSaga(inputs.PaymentUnavailable, now)
+      .then([cancellationRequested(orderId, 'payment_unavailable')]);
   });
 
-  it('InventoryReleased + cancelling -> OrderCancelled, for the declined payment', () => {
-    given(...histories['cancelling (payment declined)'])
+  it('InventoryReleased + cancelling -> the stock step recorded; the card is not settled yet', () => {
+    given(...histories['cancelling (customer)'])
       .whenSaga(inputs.InventoryReleased, now)
-      .then([orderCancelled(orderId, 'payment_declined')]);
+      .then([inventoryCompensated(orderId)]);
+  });
+
+  it('PaymentVoided + cancelling, stock not released -> the card step recorded, not yet cancelled', () => {
+    given(...histories['cancelling (payment declined)'])
+      .whenSaga(inputs.PaymentVoided, now)
+      .then([paymentCompensated(orderId, 'voided')]);
+  });
+
+  it('PaymentVoided + cancelling, stock released -> OrderCancelled saying what was given back', () => {
+    given(...histories['cancelling, stock released'])
+      .whenSaga(inputs.PaymentVoided, now)
+      .then([
+        paymentCompensated(orderId, 'voided'),
+        orderCancelled(orderId, 'timed_out', { items: ITEMS, paymentVoided: true }),
+      ]);
+  });
+
+  it('PaymentNothingToVoid + cancelling, stock released -> OrderCancelled with no card voided', () => {
+    given(...histories['cancelling, stock released'])
+      .whenSaga(inputs.PaymentNothingToVoid, now)
+      .then([
+        paymentCompensated(orderId, 'nothing_held'),
+        orderCancelled(orderId, 'timed_out', { items: ITEMS, paymentVoided: false }),
+      ]);
+  });
+
+  it('InventoryReleased + cancelling, card voided -> OrderCancelled, whichever step came last', () => {
+    given(...histories['cancelling, card voided'])
+      .whenSaga(inputs.InventoryReleased, now)
+      .then([
+        inventoryCompensated(orderId),
+        orderCancelled(orderId, 'customer_request', { items: ITEMS, paymentVoided: true }),
+      ]);
+  });
+
+  it('a step recorded once is not recorded again: a redelivered PaymentVoided decides nothing', () => {
+    given(...histories['cancelling, card voided'])
+      .whenSaga(inputs.PaymentVoided, now)
+      .then([]);
   });
 });
 

@@ -1,7 +1,12 @@
 // How each fact of the order stream changes the state. Events are facts that
 // `decide` already checked, so evolve applies them without judging them.
 import type { OrderEvent } from '@effectively-once/contracts';
-import { detailsOf, initialOrderState, type OrderState } from './order.state.js';
+import {
+  detailsOf,
+  initialOrderState,
+  type CompensationProgress,
+  type OrderState,
+} from './order.state.js';
 
 /**
  * Folds one event into the state.
@@ -37,7 +42,21 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
     case 'OrderConfirmed':
       return { ...details, status: 'confirmed', authorizationId: event.data.authorizationId };
     case 'OrderCancellationRequested':
-      return { ...details, status: 'cancelling', cancellationReason: event.data.reason };
+      return {
+        ...details,
+        status: 'cancelling',
+        cancellationReason: event.data.reason,
+        compensations: { inventory: undefined, payment: undefined },
+      };
+    case 'OrderCompensated': {
+      if (state.status !== 'cancelling') return state;
+      const { step, outcome, items } = event.data;
+      const compensations: CompensationProgress =
+        step === 'inventory'
+          ? { ...state.compensations, inventory: { items } }
+          : { ...state.compensations, payment: outcome === 'voided' ? 'voided' : 'nothing_held' };
+      return { ...state, compensations };
+    }
     case 'OrderCancelled':
       return { ...details, status: 'cancelled', cancellationReason: event.data.reason };
     default: {

@@ -5,10 +5,12 @@ import {
   AMOUNT_CENTS,
   cancellationRequested,
   CUSTOMER_EMAIL,
+  inventoryCompensated,
   ITEMS,
   orderCancelled,
   orderConfirmed,
   orderPlaced,
+  paymentCompensated,
   paymentRequested,
   PLACED_AT,
 } from './testing/order.fixtures.js';
@@ -55,6 +57,25 @@ describe('evolve: the status transitions of an order', () => {
     given(orderPlaced(orderId), paymentRequested(orderId))
       .whenEvent(cancellationRequested(orderId, 'payment_declined'))
       .thenState({ status: 'cancelling', cancellationReason: 'payment_declined' });
+  });
+
+  it('OrderCompensated: cancelling keeps each step it is told about, stock then card', () => {
+    given(orderPlaced(orderId), cancellationRequested(orderId, 'timed_out'))
+      .whenEvent(inventoryCompensated(orderId))
+      .thenState({
+        status: 'cancelling',
+        compensations: { inventory: { items: ITEMS }, payment: undefined },
+      });
+    given(
+      orderPlaced(orderId),
+      cancellationRequested(orderId, 'timed_out'),
+      inventoryCompensated(orderId),
+    )
+      .whenEvent(paymentCompensated(orderId, 'nothing_held'))
+      .thenState({
+        status: 'cancelling',
+        compensations: { inventory: { items: ITEMS }, payment: 'nothing_held' },
+      });
   });
 
   it('OrderCancelled: awaiting_inventory -> cancelled (out of stock)', () => {

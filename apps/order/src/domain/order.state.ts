@@ -8,6 +8,17 @@ import type {
   OrderLine,
 } from '@effectively-once/contracts';
 
+/**
+ * The compensations a cancellation waits for, as far as they are known:
+ * `undefined` while a step is still running.
+ */
+export interface CompensationProgress {
+  /** The units the inventory service released (possibly none). */
+  readonly inventory: { readonly items: readonly OrderLine[] } | undefined;
+  /** Whether an authorization was voided, or none was held. */
+  readonly payment: 'voided' | 'nothing_held' | undefined;
+}
+
 /** The event types of the order stream, by name. */
 export type OrderEventOf<Type extends OrderEvent['type']> = Extract<OrderEvent, { type: Type }>;
 
@@ -28,6 +39,7 @@ export type Order =
   | (OrderDetails & {
       readonly status: 'cancelling';
       readonly cancellationReason: CancellationRequestReason;
+      readonly compensations: CompensationProgress;
     })
   | (OrderDetails & {
       readonly status: 'cancelled';

@@ -6,7 +6,7 @@ import {
   Email,
   OrderId,
   OrderLines,
-  PaymentToken,
+  PaymentTokenFormat,
   Timestamp,
 } from '../events/values.js';
 
@@ -20,7 +20,7 @@ export const PlaceOrderRequest = z
   .object({
     customerEmail: Email,
     items: OrderLines,
-    paymentToken: PaymentToken,
+    paymentToken: PaymentTokenFormat,
   })
   .strict()
   .meta({ id: 'PlaceOrderRequest' });

@@ -47,6 +47,57 @@ export const PaymentVoided = defineEvent(
   }),
 );
 
-export const paymentEvents = [PaymentAuthorized, PaymentDeclined, PaymentVoided] as const;
+/** The authorization was captured when the order was confirmed: the money is taken. */
+export const PaymentCaptured = defineEvent(
+  'PaymentCaptured',
+  1,
+  z.object({
+    orderId: OrderId,
+    paymentAttemptId: PaymentAttemptId,
+    authorizationId: AuthorizationId,
+    amountCents: AmountCents,
+    capturedAt: Timestamp,
+  }),
+);
+
+/**
+ * The cancellation found no money held: no attempt was started, the card was
+ * declined, or the processor closed the attempt's key with nothing stored.
+ */
+export const PaymentNothingToVoid = defineEvent(
+  'PaymentNothingToVoid',
+  1,
+  z.object({
+    orderId: OrderId,
+    paymentAttemptId: PaymentAttemptId.nullable(),
+    reason: z.enum(['no_attempt', 'declined', 'key_closed']),
+    settledAt: Timestamp,
+  }),
+);
+
+/**
+ * The processor stayed unavailable for the authorization's whole retry
+ * budget; the payment service closed the attempt's key there and learnt that
+ * nothing was authorized, so nothing is held and nothing ever will be.
+ */
+export const PaymentUnavailable = defineEvent(
+  'PaymentUnavailable',
+  1,
+  z.object({
+    orderId: OrderId,
+    paymentAttemptId: PaymentAttemptId,
+    reason: z.string().min(1).max(500),
+    gaveUpAt: Timestamp,
+  }),
+);
+
+export const paymentEvents = [
+  PaymentAuthorized,
+  PaymentDeclined,
+  PaymentVoided,
+  PaymentCaptured,
+  PaymentNothingToVoid,
+  PaymentUnavailable,
+] as const;
 
 export type PaymentEvent = EventOf<(typeof paymentEvents)[number]>;

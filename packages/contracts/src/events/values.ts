@@ -13,6 +13,14 @@ export const Quantity = z.number().int().positive().max(1_000);
 export const Email = z.email().max(254);
 export const AmountCents = z.number().int().positive().max(100_000_000);
 export const PaymentToken = z.string().min(1).max(100);
+/**
+ * What a client may send as a token: the card processor's format. A token in
+ * this format that the processor does not know is its business (a decline);
+ * one in no format at all is the client's mistake, refused before anything starts.
+ */
+export const PaymentTokenFormat = z
+  .string()
+  .regex(/^tok_[a-z0-9_]{1,60}$/, 'must be a card token such as "tok_approve"');
 export const Timestamp = z.iso.datetime({ offset: true });
 export const PaymentAttemptId = z
   .string()

@@ -39,6 +39,9 @@ export const ORDER_SAGA_EVENTS = [
   'InventoryReleased',
   'PaymentAuthorized',
   'PaymentDeclined',
+  'PaymentUnavailable',
+  'PaymentVoided',
+  'PaymentNothingToVoid',
 ] as const satisfies readonly KnownEventType[];
 
 export interface OrderSagaDeps {

@@ -5,6 +5,7 @@ import {
   type CancellationReason,
   type CancellationRequestReason,
   type OrderEvent,
+  type ReleasedHoldings,
 } from '@effectively-once/contracts';
 import type { OrderSagaInput } from '../order-saga.decide.js';
 
@@ -61,9 +62,42 @@ export const cancellationRequested = (
   data: { orderId, reason, requestedAt: LATER.toISOString() },
 });
 
-export const orderCancelled = (orderId: string, reason: CancellationReason): OrderEvent => ({
+/** `released` defaults to nothing given back (the out-of-stock ending). */
+export const orderCancelled = (
+  orderId: string,
+  reason: CancellationReason,
+  released: ReleasedHoldings = { items: [], paymentVoided: false },
+): OrderEvent => ({
   type: 'OrderCancelled',
-  data: { orderId, customerEmail: CUSTOMER_EMAIL, reason, cancelledAt: LATER.toISOString() },
+  data: {
+    orderId,
+    customerEmail: CUSTOMER_EMAIL,
+    reason,
+    released,
+    cancelledAt: LATER.toISOString(),
+  },
+});
+
+export const inventoryCompensated = (
+  orderId: string,
+  items: ReleasedHoldings['items'] = ITEMS,
+): OrderEvent => ({
+  type: 'OrderCompensated',
+  data: {
+    orderId,
+    step: 'inventory',
+    outcome: 'released',
+    items,
+    compensatedAt: LATER.toISOString(),
+  },
+});
+
+export const paymentCompensated = (
+  orderId: string,
+  outcome: 'voided' | 'nothing_held',
+): OrderEvent => ({
+  type: 'OrderCompensated',
+  data: { orderId, step: 'payment', outcome, items: [], compensatedAt: LATER.toISOString() },
 });
 
 export const inventoryReserved = (orderId: string): OrderSagaInput => ({
@@ -103,5 +137,35 @@ export const paymentDeclined = (orderId: string): OrderSagaInput => ({
     paymentAttemptId: paymentAttemptId(orderId),
     reason: 'card_declined',
     declinedAt: PLACED_AT.toISOString(),
+  },
+});
+
+export const paymentUnavailable = (orderId: string): OrderSagaInput => ({
+  type: 'PaymentUnavailable',
+  data: {
+    orderId,
+    paymentAttemptId: paymentAttemptId(orderId),
+    reason: 'payment provider answered 503 for authorize:1 on every allowed delivery',
+    gaveUpAt: PLACED_AT.toISOString(),
+  },
+});
+
+export const paymentVoided = (orderId: string): OrderSagaInput => ({
+  type: 'PaymentVoided',
+  data: {
+    orderId,
+    paymentAttemptId: paymentAttemptId(orderId),
+    authorizationId: 'auth-1',
+    voidedAt: PLACED_AT.toISOString(),
+  },
+});
+
+export const paymentNothingToVoid = (orderId: string): OrderSagaInput => ({
+  type: 'PaymentNothingToVoid',
+  data: {
+    orderId,
+    paymentAttemptId: paymentAttemptId(orderId),
+    reason: 'declined',
+    settledAt: PLACED_AT.toISOString(),
   },
 });
