@@ -11,13 +11,14 @@ export interface Delivery {
   readonly retryCount?: number;
   ack(): Promise<void>;
   /**
-   * `retry`: deliver again, not before `retryAfterMs`. `park`: move aside for
-   * an operator, with the reason.
+   * `retry`: deliver again, not before `retryAfterMs`; with `counted: false`
+   * this delivery does not count toward the broker's retry limit. `park`:
+   * move aside for an operator, with the reason.
    */
   nack(
     action: 'retry' | 'park',
     reason: string,
-    options?: { retryAfterMs?: number },
+    options?: { retryAfterMs?: number; counted?: boolean },
   ): Promise<void>;
 }
 
@@ -33,13 +34,33 @@ export const DEFAULT_REDELIVERY_BACKOFF = Object.freeze({ baseDelayMs: 100, maxD
 export interface SettleOptions {
   /**
    * How long a retryable failure stays away, by the delivery's retryCount.
-   * Defaults to full-jitter backoff on DEFAULT_REDELIVERY_BACKOFF.
+   * Defaults to full-jitter backoff on DEFAULT_REDELIVERY_BACKOFF, or, with
+   * `retryUntilSuccess`, to full jitter over its whole window.
    */
   retryAfterMs?: (retryCount: number) => number;
+  /**
+   * For compensations (release, void), which must end however long their
+   * dependency is down: a retryable failure is handed back with
+   * `counted: false`, so it never uses up the retry limit and is never parked
+   * for it. Terminal failures are parked as always, and a delivery that is
+   * never settled (a crash) still counts, so a poison message still stops.
+   */
+  retryUntilSuccess?: boolean;
 }
 
 const defaultRetryAfterMs = (retryCount: number): number =>
   backoffDelayMs(DEFAULT_REDELIVERY_BACKOFF, retryCount + 1);
+
+/**
+ * An uncounted retry comes back with the same retryCount, so a wait that grows
+ * with it would stay at its first, shortest step: a compensation would hit
+ * its dependency every few dozen milliseconds for the whole outage. Instead
+ * each wait is drawn from the full window, 0 to the 5 s cap: about one try
+ * per 2.5 s per message, spread so that the compensations of many orders do
+ * not return together when the dependency comes back.
+ */
+const untilSuccessRetryAfterMs = (): number =>
+  Math.floor(Math.random() * DEFAULT_REDELIVERY_BACKOFF.maxDelayMs);
 
 export type Settlement<Result> =
   | { action: 'ack'; result: Result }
@@ -72,8 +93,15 @@ export async function settleDelivery<Result>(
       await delivery.nack('park', failure.reason);
       return { action: 'park', failure };
     }
-    const retryAfterMs = (options.retryAfterMs ?? defaultRetryAfterMs)(delivery.retryCount ?? 0);
-    await delivery.nack('retry', failure.reason, { retryAfterMs });
+    const counted = options.retryUntilSuccess !== true;
+    const waitFor =
+      options.retryAfterMs ?? (counted ? defaultRetryAfterMs : untilSuccessRetryAfterMs);
+    const retryAfterMs = waitFor(delivery.retryCount ?? 0);
+    await delivery.nack(
+      'retry',
+      failure.reason,
+      counted ? { retryAfterMs } : { retryAfterMs, counted },
+    );
     return { action: 'retry', failure, retryAfterMs };
   }
   await delivery.ack();

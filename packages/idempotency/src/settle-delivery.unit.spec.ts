@@ -2,7 +2,7 @@
 // in for processOnce, so no database is needed. The database side of the rule
 // is proven in process-once.int.spec.ts.
 import { setImmediate as everyPendingCallbackRan } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { retryableFailure, terminalFailure } from './consumer-failure.js';
 import { settleDelivery } from './settle-delivery.js';
 import { recordingDelivery } from './testing/recording-delivery.js';
@@ -126,6 +126,50 @@ describe('settleDelivery', () => {
     // Then
     expect(asked).toEqual([]);
     expect(parked.retryAfterMs).toEqual([undefined]);
+  });
+
+  describe('with retryUntilSuccess (compensations)', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    it('given a retryable failure, it is handed back uncounted, with a wait drawn from the whole window', async () => {
+      // Given a first delivery, and a draw at the top of the window
+      vi.spyOn(Math, 'random').mockReturnValue(0.999);
+      const compensation = recordingDelivery('evt-void');
+      const ordinary = recordingDelivery('evt-other');
+
+      // When both fail retryably, one as a compensation
+      await settleDelivery(compensation, () => Promise.reject(retryableFailure('provider down')), {
+        retryUntilSuccess: true,
+      });
+      await settleDelivery(ordinary, () => Promise.reject(retryableFailure('provider down')));
+
+      // Then only the compensation's retry is uncounted, and its wait is not the first step's
+      expect(compensation.settlements).toEqual(['retry']);
+      expect(compensation.counted).toEqual([false]);
+      expect(compensation.retryAfterMs).toEqual([4_995]);
+      expect(ordinary.counted).toEqual([undefined]);
+      expect(ordinary.retryAfterMs).toEqual([99]);
+    });
+
+    it('given a terminal failure, it is parked as always', async () => {
+      // Given
+      const delivery = recordingDelivery('evt-void');
+
+      // When
+      await settleDelivery(
+        delivery,
+        () => Promise.reject(terminalFailure('no such authorization')),
+        {
+          retryUntilSuccess: true,
+        },
+      );
+
+      // Then
+      expect(delivery.settlements).toEqual(['park']);
+      expect(delivery.counted).toEqual([undefined]);
+    });
   });
 
   it('given a terminal ConsumerFailure, it is parked with its reason', async () => {
