@@ -31,15 +31,18 @@ export interface EsdbDeliveryInput {
  * A retry appends a record to the retry stream and then acknowledges the
  * message: appended first, so a crash in between delivers the event twice
  * (once redelivered by the server, once by the record), never zero times.
- * Each record counts one retry; past maxRetryCount the message is parked.
+ * Each counted record adds one retry; past maxRetryCount the message is
+ * parked. An uncounted one carries the delivery's own retryCount on, so only
+ * the server's redeliveries (crashes, timeouts) can bring it to the limit.
  */
 async function retry(
   input: EsdbDeliveryInput,
   reason: string,
-  retryAfterMs: number,
+  options: { retryAfterMs: number; counted: boolean },
 ): Promise<Outcome> {
-  const retryCount = input.retryCount + 1;
-  if (retryCount > input.maxRetryCount) {
+  const { retryAfterMs, counted } = options;
+  const retryCount = counted ? input.retryCount + 1 : input.retryCount;
+  if (counted && retryCount > input.maxRetryCount) {
     await input.target.park(`${reason} (gave up after ${String(input.retryCount)} retries)`);
     return { kind: 'parked' };
   }
@@ -76,7 +79,12 @@ export function esdbDelivery(input: EsdbDeliveryInput): Delivery {
     nack: async (action, reason, options) => {
       assertNack(action, reason, options);
       await settleWith(async () => {
-        if (action === 'retry') return retry(input, reason, options?.retryAfterMs ?? 0);
+        if (action === 'retry') {
+          return retry(input, reason, {
+            retryAfterMs: options?.retryAfterMs ?? 0,
+            counted: options?.counted ?? true,
+          });
+        }
         if (action === 'park') {
           await target.park(reason);
           return { kind: 'parked' };

@@ -109,6 +109,47 @@ describe('EventStoreDB persistent subscription', () => {
       await store.subscription.close();
     });
 
+    it('schedules an uncounted retry at its last retry with the same retryCount, instead of parking', async () => {
+      // Given a message at its last retry (a compensation that keeps failing)
+      const store = given({ groupSettings: { maxRetryCount: 2 } });
+      const original = esdbEvent();
+      store.group.send({ event: original, retryCount: 2 });
+      const delivery = await store.next();
+      // When it fails again, uncounted
+      await delivery.nack('retry', 'provider down', { retryAfterMs: 100, counted: false });
+      // Then a record brings it back with the same retryCount, and nothing is parked
+      expect(store.group.settlements).toEqual([{ kind: 'ack', eventId: original.id }]);
+      expect(retryRecords(store).map((record) => record.data)).toEqual([
+        expect.objectContaining({ eventId: original.id, retryCount: 2, reason: 'provider down' }),
+      ]);
+      await store.subscription.close();
+    });
+
+    it('accepts a retry record of an uncounted first delivery (retryCount 0) and delivers it as the first again', async () => {
+      // Given a first delivery retried uncounted, its record handed back by the retry group
+      const store = given();
+      const original = store.append('order-1', {
+        id: crypto.randomUUID(),
+        type: 'PaymentVoidRequested',
+        data: {},
+      } as never);
+      store.group.send({ event: original, retryCount: 0 });
+      await (
+        await store.next()
+      ).nack('retry', 'provider down', { retryAfterMs: 0, counted: false });
+      const [record] = retryRecords(store);
+      if (record === undefined) throw new Error('no retry record was appended');
+      // When
+      store.retries.send({ event: record, retryCount: 0 });
+      const redelivered = await store.next();
+      // Then
+      expect(redelivered.event.id).toBe(original.id);
+      expect(redelivered.retryCount).toBe(0);
+      expect(store.retries.settlements).toEqual([]);
+      await redelivered.ack();
+      await store.subscription.close();
+    });
+
     it('creates the retry group when it connects', async () => {
       // Given
       const store = given();

@@ -30,8 +30,8 @@ const RetryRecordSchema = z.object({
   eventId: z.uuid(),
   streamName: z.string().min(1),
   revision: z.string().regex(/^\d+$/),
-  /** The retryCount the redelivery carries. */
-  retryCount: z.number().int().min(1),
+  /** The retryCount the redelivery carries: 0 when no retry before it was counted (`counted: false`). */
+  retryCount: z.number().int().min(0),
   notBefore: z.iso.datetime(),
   reason: z.string(),
 });

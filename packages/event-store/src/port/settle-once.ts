@@ -25,6 +25,16 @@ export function assertNack(
       'A nack needs a reason: it is what an operator reads next to a parked message.',
     );
   }
+  const counted: unknown = options?.counted;
+  if (counted !== undefined && typeof counted !== 'boolean') {
+    throw new EventStoreError(
+      'INVALID_NACK',
+      `counted must be true or false, got ${describeValue(counted)}.`,
+    );
+  }
+  if (counted !== undefined && action !== 'retry') {
+    throw new EventStoreError('INVALID_NACK', `counted applies to 'retry' only, not '${action}'.`);
+  }
   const after: unknown = options?.retryAfterMs;
   if (after === undefined) return;
   if (

@@ -58,15 +58,22 @@ export async function settleNack(
     reason: string;
     /** `retry` only: the message stays in the store, unleasable, this long. */
     retryAfterMs: number | undefined;
+    /** `retry` only: false gives back the delivery es_consume counted when it leased the message. */
+    counted: boolean;
   },
 ): Promise<void> {
   const { groupId, consumerId, position, action, reason } = input;
   if (action === 'skip') return settleDone(db, groupId, position);
+  const notBefore = sql`not_before = now() + ${input.retryAfterMs ?? 0} * interval '1 millisecond'`;
   const set =
     action === 'park'
       ? sql`lease_consumer = NULL, lease_expires_at = NULL, status = 'parked', park_reason = ${reason}`
-      : sql`${releaseSet(sql`${reason}`)},
-            not_before = now() + ${input.retryAfterMs ?? 0} * interval '1 millisecond'`;
+      : input.counted
+        ? sql`${releaseSet(sql`${reason}`)}, ${notBefore}`
+        : // Never parked for this delivery: the count goes back to what it was
+          // before the lease, so the next lease brings it to the same number.
+          sql`lease_consumer = NULL, lease_expires_at = NULL, status = 'pending', park_reason = NULL,
+              deliveries = m.deliveries - 1, ${notBefore}`;
   await sql`
     UPDATE es_subscription_message m SET ${set}
       FROM es_subscription_group g

@@ -1,11 +1,12 @@
 // Embedded-store behaviour beyond the contract: what a graceful close does to
-// messages this consumer leased but never handed to its handler, and the
-// port's deliveries settled through the idempotency package's ack rule.
+// messages this consumer leased but never handed to its handler, that an
+// uncounted retry spares only the failure it reports, and the port's
+// deliveries settled through the idempotency package's ack rule.
 import { retryableFailure, settleDelivery } from '@effectively-once/idempotency';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { describe, expect, it } from 'vitest';
 import { newEvents, uniqueName } from '../testing/contract/harness.js';
-import { receive } from '../testing/receiver.js';
+import { receive, waitUntil } from '../testing/receiver.js';
 import { eventStoreMigrations } from './migrations/index.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
 
@@ -46,6 +47,43 @@ describe('closing a persistent subscription', () => {
       );
       expect(received.map((d) => d.retryCount)).toEqual([0, 0]);
       expect(await store.listParkedMessages(group)).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('an uncounted retry', () => {
+  it('does not spare a later delivery that is never settled: its timeout counts and parks the message', async () => {
+    const store = createPostgresEventStore({ url, pollIntervalMs: 100 });
+    try {
+      const prefix = uniqueName('uncounted');
+      const group = uniqueName('group');
+      await store.createSubscriptionGroup(group, {
+        filter: { kind: 'stream_prefix', prefixes: [prefix] },
+        maxRetryCount: 0,
+        messageTimeoutMs: 300,
+      });
+      const [event] = newEvents(1);
+      await store.appendToStream(`${prefix}-1`, [event!], { expectedRevision: 'no_stream' });
+      const subscription = store.subscribeToGroup(group);
+      const deliveries = receive(subscription);
+
+      // Given a failure the consumer reported, uncounted
+      const failed = await deliveries.next();
+      await failed.nack('retry', 'provider unavailable', { retryAfterMs: 0, counted: false });
+      // When the redelivery is never settled (as if its process hung)
+      const hung = await deliveries.next();
+      // Then its timeout counts: with maxRetryCount 0 the message is parked
+      const parked = await waitUntil(async () => {
+        const [message] = await store.listParkedMessages(group);
+        return message;
+      }, 'the timed-out message is parked');
+      await subscription.close();
+
+      expect([failed.retryCount, hung.retryCount]).toEqual([0, 0]);
+      expect(parked.event.id).toBe(event!.id);
+      expect(parked.reason).toMatch(/delivered 1 times.*message timeout/);
     } finally {
       await store.close();
     }

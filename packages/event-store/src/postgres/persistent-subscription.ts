@@ -70,8 +70,9 @@ export function openPersistentSubscription(
       nack: async (action, reason, nackOptions) => {
         assertNack(action, reason, nackOptions);
         const retryAfterMs = nackOptions?.retryAfterMs;
+        const counted = nackOptions?.counted ?? true;
         await settle(() =>
-          settleNack(db, { groupId, consumerId, position, action, reason, retryAfterMs }),
+          settleNack(db, { groupId, consumerId, position, action, reason, retryAfterMs, counted }),
         );
       },
     };

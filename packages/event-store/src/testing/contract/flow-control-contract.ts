@@ -44,7 +44,38 @@ export function flowControlContract(context: GroupContext): void {
     await second.close();
   });
 
-  it('a retryAfterMs that is negative, fractional or given to a park is refused', async () => {
+  it('an uncounted retry never brings a message to maxRetryCount; a counted one still parks it', async () => {
+    const store = context.store();
+    const { group, stream } = await groupOnOwnPrefix(store, { maxRetryCount: 1 });
+    const [compensation, ordinary] = [newEvent('ReleaseRequested'), newEvent()];
+    await store.appendToStream(stream, [compensation], { expectedRevision: 'no_stream' });
+    const subscription = store.subscribeToGroup(group);
+    const deliveries = receive(subscription);
+
+    // Three failures, uncounted, on a group that parks after one retry.
+    for (let failures = 0; failures < 3; failures++) {
+      const failed = await deliveries.next();
+      expect([failed.event.id, failed.retryCount]).toEqual([compensation.id, 0]);
+      await failed.nack('retry', 'provider unavailable', { retryAfterMs: 0, counted: false });
+    }
+    const fourth = await deliveries.next();
+    expect([fourth.event.id, fourth.retryCount]).toEqual([compensation.id, 0]);
+    await fourth.ack();
+
+    await store.appendToStream(stream, [ordinary], { expectedRevision: 0n });
+    const first = await deliveries.next();
+    expect([first.event.id, first.retryCount]).toEqual([ordinary.id, 0]);
+    await first.nack('retry', 'provider unavailable', { retryAfterMs: 0 });
+    const last = await deliveries.next();
+    expect([last.event.id, last.retryCount]).toEqual([ordinary.id, 1]);
+    await last.nack('retry', 'provider unavailable', { retryAfterMs: 0 });
+    await subscription.close();
+
+    const parked = await store.listParkedMessages(group);
+    expect(parked.map((message) => message.event.id)).toEqual([ordinary.id]);
+  });
+
+  it('a retryAfterMs that is negative, fractional or given to a park, or a counted given to a park, is refused', async () => {
     const store = context.store();
     const { group, stream } = await groupOnOwnPrefix(store);
     await store.appendToStream(stream, [newEvent()], { expectedRevision: 'no_stream' });
@@ -55,6 +86,7 @@ export function flowControlContract(context: GroupContext): void {
       /retryAfterMs/,
     );
     await expect(delivery.nack('park', 'x', { retryAfterMs: 10 })).rejects.toThrow(/'retry' only/);
+    await expect(delivery.nack('park', 'x', { counted: false })).rejects.toThrow(/'retry' only/);
     await delivery.ack();
     await subscription.close();
   });
