@@ -51,6 +51,8 @@ export interface DeliveryRun {
   handle: () => Promise<HandleResult>;
   /** Absent without hooks, so the correct flow awaits nothing more than the handler. */
   points?: DeliveryPoints | undefined;
+  /** A compensation: its retryable failures are handed back uncounted (settleDelivery's retryUntilSuccess). */
+  retryUntilSuccess?: boolean | undefined;
 }
 
 /** The order of handler and settlement for one delivery: `handleThenAck` is the correct one. */

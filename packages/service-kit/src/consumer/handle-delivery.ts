@@ -16,6 +16,10 @@ import { parseDeliveredEvent } from './parse-delivered-event.js';
 export interface DeliveryContext {
   consumer: string;
   handle: ConsumerHandler;
+  /** The group's maxRetryCount, which the handler is told with each delivery. */
+  maxRetryCount: number;
+  /** Event types whose retryable failures are retried until they succeed (uncounted). */
+  compensations: ReadonlySet<string>;
   metrics: ServiceMetrics;
   log: FastifyBaseLogger;
   /** The failure lab's hooks; undefined outside lab mode. */
@@ -36,14 +40,20 @@ export async function handleDelivery(context: DeliveryContext, delivery: Deliver
     scope: { reported: false },
     startedAt: performance.now(),
   };
-  const handle = () => context.handle(parseDeliveredEvent(delivery.event), delivery.event);
+  const attempt = { retryCount: delivery.retryCount, maxRetryCount: context.maxRetryCount };
+  const handle = () => context.handle(parseDeliveredEvent(delivery.event), delivery.event, attempt);
+  const retryUntilSuccess = context.compensations.has(delivery.event.type);
   // Without hooks nothing below awaits more than the handler and the settlement.
   const hooked =
-    hooks === undefined ? undefined : hookedDelivery({ hooks, consumer, delivery, handle });
+    hooks === undefined
+      ? undefined
+      : hookedDelivery({ hooks, consumer, delivery, handle, retryUntilSuccess });
   let settled: DeliverySettled;
   try {
     settled = await inOutcomeScope(report.scope, () =>
-      hooked === undefined ? handleThenAck({ delivery, handle }) : hooked.flow(hooked.run),
+      hooked === undefined
+        ? handleThenAck({ delivery, handle, retryUntilSuccess })
+        : hooked.flow(hooked.run),
     );
   } catch (error) {
     log.error({ ...report.fields, err: error }, 'could not settle the delivery');

@@ -31,7 +31,9 @@ export async function handleThenAck(run: DeliveryRun): Promise<DeliverySettled> 
           await points.afterCommit(handled);
           return handled;
         };
-  const settlement = await settleDelivery(run.delivery, process);
+  const settlement = await settleDelivery(run.delivery, process, {
+    retryUntilSuccess: run.retryUntilSuccess === true,
+  });
   if (settlement.action === 'ack') {
     return { action: 'ack', outcome: settlement.result.outcome, ...attemptsOf(settlement.result) };
   }

@@ -30,6 +30,7 @@ export function hookedDelivery(input: {
   consumer: string;
   delivery: Delivery;
   handle: () => Promise<HandleResult>;
+  retryUntilSuccess: boolean;
 }): HookedDelivery {
   const { hooks, delivery } = input;
   const facts: DeliveryFacts = deliveryFactsOf(input.consumer, delivery);
@@ -38,6 +39,7 @@ export function hookedDelivery(input: {
     flow: hooks.flowFor?.(facts) ?? handleThenAck,
     run: {
       delivery,
+      retryUntilSuccess: input.retryUntilSuccess,
       handle: () => withProcessingHooks(hooks, input.handle),
       points: {
         arrive: async () => {

@@ -14,7 +14,7 @@ import { connect } from '@effectively-once/postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ConsumerHandler } from '../consumer/handler.js';
+import type { ConsumerHandler, DeliveryAttempt } from '../consumer/handler.js';
 import { registerConsumerOperationRoutes } from './consumer-operations.routes.js';
 import { createHttpServer } from './create-http-server.js';
 
@@ -32,7 +32,9 @@ const bearer = { authorization: `Bearer ${adminToken}` };
 const consumer = defineConsumer({ name: 'tally-v1', replayHorizonMs: 30 * DAY_MS });
 
 const handled: string[] = [];
-const handle: ConsumerHandler = async (_event, recorded) => {
+const told: DeliveryAttempt[] = [];
+const handle: ConsumerHandler = async (_event, recorded, attempt) => {
+  told.push(attempt);
   const result = await processOnce({
     db,
     consumer,
@@ -51,7 +53,7 @@ function app() {
     db,
     store,
     adminToken,
-    consumers: [{ consumer, handle }],
+    consumers: [{ consumer, handle, maxRetryCount: 7 }],
   });
   return server;
 }
@@ -100,6 +102,11 @@ describe('consumer operation routes', () => {
     // Then it is a duplicate, and the work ran once
     expect(again.json()).toEqual({ consumer: 'tally-v1', messageId: id, outcome: 'duplicate' });
     expect(handled.filter((candidate) => candidate === id)).toHaveLength(1);
+    // Each replay is a first delivery, never a last one
+    expect(told.slice(-2)).toEqual([
+      { retryCount: 0, maxRetryCount: 7 },
+      { retryCount: 0, maxRetryCount: 7 },
+    ]);
   });
 
   it('given a message older than the horizon, a replay is refused and nothing runs', async () => {

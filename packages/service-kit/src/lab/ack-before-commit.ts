@@ -23,6 +23,7 @@ export function ackBeforeCommit(input: { acked: () => Promise<void> }): Delivery
     const early = await settleDelivery(
       run.delivery,
       () => run.points?.arrive() ?? Promise.resolve(),
+      { retryUntilSuccess: run.retryUntilSuccess === true },
     );
     if (early.action !== 'ack') {
       const { action, failure } = early;
