@@ -1,6 +1,10 @@
 // The order API's error catalogue: each refusal has one status and one stable
 // code, documented in docs/services/order.md.
 import { ProblemError } from '@effectively-once/service-kit';
+import {
+  idempotencyKeyRequired as sharedIdempotencyKeyRequired,
+  idempotencyKeyReused as sharedIdempotencyKeyReused,
+} from '@effectively-once/service-kit/idempotency-key';
 import type { OrderRefusalCode } from '../../domain/order.decide.js';
 
 const REFUSALS: Readonly<Record<OrderRefusalCode, { status: number; title: string }>> = {
@@ -17,21 +21,12 @@ export const orderNotFound = (orderId: string): ProblemError =>
   refusalProblem('ORDER_NOT_FOUND', `There is no order ${orderId}.`);
 
 export const idempotencyKeyRequired = (): ProblemError =>
-  new ProblemError({
-    status: 400,
-    code: 'IDEMPOTENCY_KEY_REQUIRED',
-    title: 'The Idempotency-Key header is required',
-    detail:
-      'Send a unique Idempotency-Key with every POST /orders, and the same one when retrying it.',
-  });
+  sharedIdempotencyKeyRequired(
+    'Send a unique Idempotency-Key with every POST /orders, and the same one when retrying it.',
+  );
 
 export const idempotencyKeyReused = (): ProblemError =>
-  new ProblemError({
-    status: 422,
-    code: 'IDEMPOTENCY_KEY_REUSED',
-    title: 'The Idempotency-Key was used with another request body',
-    detail: 'A key stands for one order; use a new key for a different order.',
-  });
+  sharedIdempotencyKeyReused('A key stands for one order; use a new key for a different order.');
 
 export const invalidCursor = (): ProblemError =>
   new ProblemError({

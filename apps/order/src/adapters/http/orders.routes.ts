@@ -10,6 +10,7 @@ import {
 } from '@effectively-once/contracts';
 import { EventMetadataSchema } from '@effectively-once/event-store';
 import type { FastifyZodInstance } from '@effectively-once/service-kit';
+import { IDEMPOTENT_REPLAYED_HEADER } from '@effectively-once/service-kit/idempotency-key';
 import { z } from 'zod';
 import type { OrderServiceDeps } from '../../order-service.deps.js';
 import { cancelOrder } from './cancel-order.js';
@@ -56,7 +57,7 @@ export function registerOrderRoutes(app: FastifyZodInstance, deps: OrderServiceD
         body: request.body,
         traceparent: validTraceparent(request.headers.traceparent),
       });
-      if (replayed) void reply.header('idempotent-replayed', 'true');
+      if (replayed) void reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
       return reply.code(201).header('location', `/orders/${resource.orderId}`).send(resource);
     },
   );

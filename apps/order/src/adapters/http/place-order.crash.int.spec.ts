@@ -1,6 +1,7 @@
 // A POST /orders that died between its steps, retried with the same key:
 // the retry finishes the job for the same order id, and appends nothing twice.
 import { orderStream, type PlaceOrderRequest } from '@effectively-once/contracts';
+import { requestFingerprint } from '@effectively-once/service-kit/idempotency-key';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../domain/order.decide.js';
@@ -9,7 +10,6 @@ import { CUSTOMER_EMAIL, ITEMS } from '../../domain/testing/order.fixtures.js';
 import { createOrderTestEnv } from '../../testing/order-test-env.js';
 import { appendOrderEvents, commandCause } from '../eventStore/order-stream.js';
 import { claimOrderRequest, findOrderRequest } from '../postgres/order-request.repository.js';
-import { requestFingerprint } from './request-fingerprint.js';
 
 const env = await createOrderTestEnv();
 const body: PlaceOrderRequest = {

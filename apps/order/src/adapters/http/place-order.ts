@@ -8,6 +8,7 @@
 // nothing) and answers for the same order. A crash after 3 is a plain replay.
 import { OrderResource, type PlaceOrderRequest } from '@effectively-once/contracts';
 import { WrongExpectedRevisionError } from '@effectively-once/event-store';
+import { requestFingerprint } from '@effectively-once/service-kit/idempotency-key';
 import { randomUUID } from 'node:crypto';
 import { decide } from '../../domain/order.decide.js';
 import { initialOrderState } from '../../domain/order.state.js';
@@ -17,7 +18,6 @@ import type { OrderRequest } from '../postgres/order-request.table.js';
 import { claimOrderRequest, saveOrderResponse } from '../postgres/order-request.repository.js';
 import { idempotencyKeyReused } from './order.problems.js';
 import { isPlaced, toOrderResource } from './order-resource.js';
-import { requestFingerprint } from './request-fingerprint.js';
 
 export interface PlaceOrderInput {
   readonly idempotencyKey: string;

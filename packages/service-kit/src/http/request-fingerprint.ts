@@ -1,5 +1,6 @@
-// What "the same request" means for an Idempotency-Key: the same JSON body,
-// whatever the order of its keys or its white space.
+// What "the same request" means for an Idempotency-Key: the same JSON,
+// whatever the order of its keys or its white space. Shared by every route
+// that takes a key (POST /orders, POST /inventory/:sku/restock), so they agree.
 import { createHash } from 'node:crypto';
 
 /** JSON with object keys sorted at every depth; array order is kept, it is meaningful. */
