@@ -124,7 +124,7 @@ async function main(): Promise<void> {
   try {
     await fetch(`${stack.gatewayUrl}/api/inventory/${PLAN.sku}/restock`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
       body: JSON.stringify({ quantity: 100_000 }),
     });
     process.stdout.write('  idle\n');

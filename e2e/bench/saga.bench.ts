@@ -53,7 +53,12 @@ async function main(): Promise<void> {
   const { ended, waiters } = ends;
 
   try {
-    await post(stack.gatewayUrl, `/api/inventory/${PLAN.sku}/restock`, { quantity: PLAN.stock });
+    await post(
+      stack.gatewayUrl,
+      `/api/inventory/${PLAN.sku}/restock`,
+      { quantity: PLAN.stock },
+      { 'idempotency-key': randomUUID() },
+    );
     await offerLoad(stack.gatewayUrl, PLAN.warmup, ended, waiters);
     const observer = new pg.Client({ connectionString: eventStoreUrl });
     await observer.connect();

@@ -3,7 +3,7 @@
 // token, and the services' /admin routes reachable through the gateway. The
 // shared stack of the other e2e files shows the default: none of it. This file
 // starts a lab stack of its own.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { CONSUMERS } from '@effectively-once/contracts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -45,7 +45,7 @@ describe('a stack started with STACK_FAULTS=true', () => {
     const sku = uniqueSku('lab');
     const restocked = await fetch(`${stack.gatewayUrl}/api/inventory/${sku}/restock`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
       body: JSON.stringify({ quantity: 7 }),
     });
     expect(restocked.status).toBe(200);

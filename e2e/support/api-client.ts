@@ -71,8 +71,13 @@ export function apiClient(baseUrl: string) {
     orders: (query = '') => call(OrderList, `/api/orders${query}`),
     cancelOrder: (orderId: string) =>
       call(OrderResource, `/api/orders/${orderId}/cancel`, { method: 'POST' }),
+    /** A restock under a new Idempotency-Key. */
     restock: (sku: string, quantity: number) =>
-      call(StockLevel, `/api/inventory/${sku}/restock`, json('POST', { quantity })),
+      call(
+        StockLevel,
+        `/api/inventory/${sku}/restock`,
+        json('POST', { quantity }, { 'idempotency-key': randomUUID() }),
+      ),
     stock: async (sku: string) => (await call(StockLevel, `/api/inventory/${sku}`)).body,
     emails: async (orderId: string) =>
       (await call(EmailList, `/api/emails?orderId=${orderId}`)).body.emails,

@@ -66,7 +66,12 @@ afterAll(async () => {
 
 it('an OrderPlaced in the store ends as InventoryReserved in inventory-<orderId>', async () => {
   const sku = newSku();
-  await app.inject({ method: 'POST', url: `/inventory/${sku}/restock`, payload: { quantity: 3 } });
+  await app.inject({
+    method: 'POST',
+    url: `/inventory/${sku}/restock`,
+    headers: { 'idempotency-key': randomUUID() },
+    payload: { quantity: 3 },
+  });
   const orderId = randomUUID();
   const { event } = orderPlaced(orderId, [{ sku, quantity: 2 }]);
   const eventId = randomUUID();

@@ -1,6 +1,8 @@
 // Demo stock, so a fresh `pnpm start` can take orders at once. Seeding goes
 // through the inventory service's public API, like any other client, and only
 // creates SKUs that do not exist yet: a restart does not double the stock.
+// Each SKU's restock has a fixed Idempotency-Key, so two supervisors seeding
+// one database at once (both saw the SKU missing) still add its stock once.
 
 export const DEMO_STOCK = Object.freeze([
   { sku: 'SKU-RED-MUG', quantity: 100 },
@@ -8,6 +10,9 @@ export const DEMO_STOCK = Object.freeze([
   { sku: 'SKU-TEAPOT', quantity: 25 },
   { sku: 'SKU-LIMITED-PRINT', quantity: 3 },
 ]);
+
+/** The Idempotency-Key of a SKU's seed: the same on every start. */
+const seedKey = (sku: string): string => `seed:${sku}`;
 
 /**
  * Restocks each demo SKU that the inventory service does not know yet.
@@ -27,7 +32,7 @@ export async function seedInventory(input: {
     }
     const restocked = await fetch(`${input.inventoryUrl}/inventory/${sku}/restock`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'idempotency-key': seedKey(sku) },
       body: JSON.stringify({ quantity }),
     });
     if (!restocked.ok) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Sku } from '../events/values.js';
+import { IdempotencyKey } from './orders.api.js';
 
 export const SkuParams = z.object({ sku: Sku });
 
@@ -29,6 +30,13 @@ export const RestockRequest = z
   .strict()
   .meta({ id: 'RestockRequest' });
 export type RestockRequest = z.infer<typeof RestockRequest>;
+
+/**
+ * The headers POST /inventory/:sku/restock reads. The key is optional here
+ * only so that a missing one is answered with its own problem,
+ * IDEMPOTENCY_KEY_REQUIRED, rather than VALIDATION_FAILED.
+ */
+export const RestockHeaders = z.looseObject({ 'idempotency-key': IdempotencyKey.optional() });
 
 /** How much of one SKU was ordered: every placement counts, whatever became of it. */
 export const SkuDemand = z

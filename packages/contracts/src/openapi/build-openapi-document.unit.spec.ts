@@ -157,4 +157,16 @@ describe('the OpenAPI document', () => {
       expect.objectContaining({ in: 'header', name: 'Idempotency-Key', required: true }),
     ]);
   });
+
+  it('requires the Idempotency-Key header to restock, with the same refusals as placing an order', () => {
+    const document = generated();
+    const restock = '/api/inventory/{sku}/restock';
+    expect(child(document, 'paths', restock, 'post', 'parameters')).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ in: 'header', name: 'Idempotency-Key', required: true }),
+      ]),
+    );
+    expect(problemCodes(document, restock, 'post', '400')).toContain('IDEMPOTENCY_KEY_REQUIRED');
+    expect(problemCodes(document, restock, 'post', '422')).toEqual(['IDEMPOTENCY_KEY_REUSED']);
+  });
 });

@@ -23,12 +23,13 @@ export const PROBLEMS = {
     status: 400,
     title: 'The Idempotency-Key header is required',
     meaning:
-      'POST /api/orders needs an `Idempotency-Key` header: 1-255 printable ASCII characters.',
+      'POST /api/orders and POST /api/inventory/{sku}/restock need an `Idempotency-Key` header: 1-255 printable ASCII characters.',
   },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
     title: 'The Idempotency-Key was used with another request body',
-    meaning: 'A key names one request. Use a new key for a different order.',
+    meaning:
+      'A key names one request. Use a new key for a different order or restock (another SKU or quantity is a different restock).',
   },
   INVALID_CURSOR: {
     status: 400,
@@ -67,13 +68,13 @@ export const PROBLEMS = {
     status: 503,
     title: 'The service behind this route is unavailable',
     meaning:
-      'Status 503: the gateway could not connect, so the request was not delivered. Status 502: the connection broke before an answer, so the request may or may not have taken effect. Retry either; for POST /api/orders retry with the same Idempotency-Key.',
+      'Status 503: the gateway could not connect, so the request was not delivered. Status 502: the connection broke before an answer, so the request may or may not have taken effect. Retry either; retry a POST that takes an Idempotency-Key (placing an order, restocking) with the same key.',
   },
   UPSTREAM_TIMEOUT: {
     status: 504,
     title: 'The service behind this route did not answer in time',
     meaning:
-      'The request was delivered but no answer came in time: it may or may not have taken effect. Retry; for POST /api/orders with the same Idempotency-Key.',
+      'The request was delivered but no answer came in time: it may or may not have taken effect. Retry; retry a POST that takes an Idempotency-Key (placing an order, restocking) with the same key.',
   },
 } as const satisfies Record<string, DocumentedProblem>;
 

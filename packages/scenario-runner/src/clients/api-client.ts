@@ -17,6 +17,15 @@ export interface PlaceOrderInput {
   paymentToken?: string;
 }
 
+/** One restock as a client sends it, with the key it chose and how long it will wait. */
+export interface RestockCall {
+  sku: string;
+  quantity: number;
+  idempotencyKey: string;
+  /** The client gives up after this long: the call rejects with a TimeoutError. */
+  timeoutMs?: number;
+}
+
 async function rawCall(url: string, init: RequestInit): Promise<{ status: number; text: string }> {
   const response = await fetch(url, init);
   return { status: response.status, text: await response.text() };
@@ -39,17 +48,40 @@ export function apiClient(gatewayUrl: string, adminToken: string) {
     order: (orderId: string) => callJson(OrderResource, url(`/orders/${orderId}`)),
     cancelOrder: (orderId: string) =>
       callJson(OrderResource, url(`/orders/${orderId}/cancel`), { method: 'POST' }),
+    /** A restock under a new Idempotency-Key. */
     restock: (sku: string, quantity: number) =>
       callJson(StockLevel, url(`/inventory/${sku}/restock`), {
         method: 'POST',
+        headers: { 'idempotency-key': randomUUID() },
         json: { quantity },
       }),
+    /** A restock answered as is: its status, whether it was a replay, and its body. */
+    restockAs: async (call: RestockCall) => {
+      const response = await fetch(url(`/inventory/${call.sku}/restock`), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': call.idempotencyKey },
+        body: JSON.stringify({ quantity: call.quantity }),
+        ...(call.timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(call.timeoutMs) }),
+      });
+      return {
+        status: response.status,
+        replayed: response.headers.get('idempotent-replayed') === 'true',
+        text: await response.text(),
+      };
+    },
     stock: (sku: string) => callJson(StockLevel, url(`/inventory/${sku}`)),
     emails: async (orderId: string) =>
       (await callJson(EmailList, url(`/emails?orderId=${orderId}`))).emails,
     ledger: async () => (await callJson(Ledger, url('/payments/ledger'))).authorizations,
-    parked: (service: string) =>
-      callJson(ParkedList, url(`/admin/${service}/parked`), { headers: admin }),
+    /** The parked messages of one of the service's consumers (its first one by default). */
+    parked: (service: string, consumer?: string) =>
+      callJson(
+        ParkedList,
+        url(
+          `/admin/${service}/parked${consumer === undefined ? '' : `?consumer=${encodeURIComponent(consumer)}`}`,
+        ),
+        { headers: admin },
+      ),
     /** The messages of `consumer` waiting behind an earlier one of their ordering key. */
     blocked: (service: string, consumer: string) =>
       callJson(
@@ -76,6 +108,17 @@ export function apiClient(gatewayUrl: string, adminToken: string) {
         method: 'POST',
         headers: admin,
       }),
+    /**
+     * A replay of a consumer's parked messages (or of one, by `eventId`),
+     * answered as is: the replay horizon may refuse it, which some scenarios expect.
+     */
+    replayParkedAs: (service: string, consumer: string, input: { eventId?: string } = {}) =>
+      rawCall(
+        url(
+          `/admin/${service}/parked${input.eventId === undefined ? '' : `/${input.eventId}`}/replay?consumer=${encodeURIComponent(consumer)}`,
+        ),
+        { method: 'POST', headers: admin },
+      ),
   };
 }
 export type ApiClient = ReturnType<typeof apiClient>;

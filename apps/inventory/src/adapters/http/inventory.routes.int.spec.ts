@@ -1,6 +1,6 @@
-// The inventory HTTP API through inject, on a real database: restock, read,
-// list, the demand tally, the problem documents for a missing SKU and for invalid requests, and
-// health and readiness.
+// The inventory HTTP API through inject, on a real database: restock and its
+// Idempotency-Key, read, list, the demand tally, the problem documents for a
+// missing SKU and for invalid requests, and health and readiness.
 import { randomUUID } from 'node:crypto';
 import { createPostgresEventStore, eventStoreMigrations } from '@effectively-once/event-store';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import type { InventoryDatabase } from '../postgres/database.js';
 import { inventoryDatabaseMigrations } from '../postgres/inventory-database-migrations.js';
+import { findStock } from '../postgres/inventory.repository.js';
 import { handleDemandEvent } from '../subscriptions/inventory-demand.consumer.js';
 import { newSku, orderPlaced } from '../../testing/order-deliveries.js';
 
@@ -26,8 +27,18 @@ afterAll(async () => {
   await store.close();
 });
 
-const restock = (sku: string, body: object) =>
-  app.inject({ method: 'POST', url: `/inventory/${sku}/restock`, payload: body });
+const restock = (sku: string, body: object, idempotencyKey: string = randomUUID()) =>
+  app.inject({
+    method: 'POST',
+    url: `/inventory/${sku}/restock`,
+    headers: { 'idempotency-key': idempotencyKey },
+    payload: body,
+  });
+
+const findLevel = (sku: string) => findStock(db, sku);
+
+const restockRows = (sku: string) =>
+  db.selectFrom('restock_request').selectAll().where('sku', '=', sku).execute();
 
 describe('POST /inventory/:sku/restock', () => {
   it('creates an unknown SKU with the quantity available, then adds to it', async () => {
@@ -69,12 +80,91 @@ describe('POST /inventory/:sku/restock', () => {
     const response = await app.inject({
       method: 'POST',
       url: `/inventory/${newSku()}/restock`,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
       payload: '{"quantity":',
     });
 
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'MALFORMED_JSON' });
+  });
+});
+
+describe('POST /inventory/:sku/restock with an Idempotency-Key', () => {
+  it('the same key twice adds the units once and replays the first answer', async () => {
+    const sku = newSku();
+    const key = randomUUID();
+
+    const first = await restock(sku, { quantity: 5 }, key);
+    const retry = await restock(sku, { quantity: 5 }, key);
+
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(retry.statusCode).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual(first.json());
+    expect(await findLevel(sku)).toEqual({
+      sku,
+      available: 5,
+      reserved: 0,
+      stocked: 5,
+      consumed: 0,
+    });
+    expect(await restockRows(sku)).toHaveLength(1);
+  });
+
+  it('replays the level the first request answered, not the level of now', async () => {
+    const sku = newSku();
+    const key = randomUUID();
+    await restock(sku, { quantity: 5 }, key);
+    await restock(sku, { quantity: 3 });
+
+    const retry = await restock(sku, { quantity: 5 }, key);
+
+    expect(retry.json()).toMatchObject({ available: 5, stocked: 5 });
+    expect(await findLevel(sku)).toMatchObject({ available: 8, stocked: 8 });
+  });
+
+  it.each([
+    ['another quantity', (sku: string) => ({ sku, body: { quantity: 6 } })],
+    ['another SKU', () => ({ sku: newSku(), body: { quantity: 5 } })],
+  ])(
+    'the same key with %s is refused with 422 IDEMPOTENCY_KEY_REUSED, adding nothing',
+    async (_case, other) => {
+      const sku = newSku();
+      const key = randomUUID();
+      await restock(sku, { quantity: 5 }, key);
+      const reused = other(sku);
+
+      const response = await restock(reused.sku, reused.body, key);
+
+      expect(response.statusCode).toBe(422);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.json()).toMatchObject({ status: 422, code: 'IDEMPOTENCY_KEY_REUSED' });
+      expect(await findLevel(sku)).toMatchObject({ available: 5, stocked: 5 });
+      if (reused.sku !== sku) expect(await findLevel(reused.sku)).toBeUndefined();
+    },
+  );
+
+  it('refuses a request without a key with 400 IDEMPOTENCY_KEY_REQUIRED, creating nothing', async () => {
+    const sku = newSku();
+
+    const response = await app.inject({
+      method: 'POST',
+      url: `/inventory/${sku}/restock`,
+      payload: { quantity: 5 },
+    });
+
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.json()).toMatchObject({ status: 400, code: 'IDEMPOTENCY_KEY_REQUIRED' });
+    expect(await findLevel(sku)).toBeUndefined();
+  });
+
+  it('refuses a key with a space in it with 400 VALIDATION_FAILED', async () => {
+    const response = await restock(newSku(), { quantity: 5 }, 'not a key');
+
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 });
 

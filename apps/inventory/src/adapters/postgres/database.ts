@@ -3,6 +3,7 @@ import type { OutboxTables } from '@effectively-once/outbox';
 import type { InventoryOrderTable } from './inventory-order.table.js';
 import type { InventoryReservationTable } from './inventory-reservation.table.js';
 import type { InventoryTable } from './inventory.table.js';
+import type { RestockRequestTable } from './restock-request.table.js';
 import type { SkuDemandTable } from './sku-demand.table.js';
 
 /** Every table of the inventory database: its own, the markers and the outbox. */
@@ -11,4 +12,5 @@ export interface InventoryDatabase extends IdempotencyTables, OutboxTables {
   inventory_reservation: InventoryReservationTable;
   inventory_order: InventoryOrderTable;
   sku_demand: SkuDemandTable;
+  restock_request: RestockRequestTable;
 }

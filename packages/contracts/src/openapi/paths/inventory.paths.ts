@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import {
   DemandList,
@@ -6,7 +7,23 @@ import {
   StockLevel,
   StockLevelList,
 } from '../../api/inventory.api.js';
+import { IdempotencyKey } from '../../api/orders.api.js';
 import { INVALID_REQUEST, UPSTREAM_FAILURES, jsonResponse, problemResponse } from '../responses.js';
+
+const RestockKeyHeader = z.object({
+  'Idempotency-Key': IdempotencyKey.meta({
+    description:
+      'Names this restock. The same key with the same SKU and body replays the first response and adds nothing; the same key for another SKU or body is refused with 422.',
+    examples: ['restock-2024-06-01-mugs'],
+  }),
+});
+
+const RestockedHeaders = z.object({
+  'Idempotent-Replayed': z.literal('true').optional().meta({
+    description:
+      'Present when this is the stored response of an earlier request with the same key: nothing was added this time.',
+  }),
+});
 
 export const inventoryPaths: ZodOpenApiPathsObject = {
   '/api/inventory': {
@@ -56,12 +73,19 @@ export const inventoryPaths: ZodOpenApiPathsObject = {
       tags: ['inventory'],
       summary: 'Add units to a SKU',
       description:
-        'Restocking a SKU that does not exist yet creates it: there is no separate catalogue.',
-      requestParams: { path: SkuParams },
+        'Restocking a SKU that does not exist yet creates it: there is no separate catalogue. A client that got no answer (a timeout, a 502 or 504) sends the very same request again with the same Idempotency-Key: the units are added once.',
+      requestParams: { path: SkuParams, header: RestockKeyHeader },
       requestBody: { required: true, content: { 'application/json': { schema: RestockRequest } } },
       responses: {
-        '200': jsonResponse('The stock level after the restock.', StockLevel),
-        '400': problemResponse(['VALIDATION_FAILED', 'MALFORMED_JSON']),
+        '200': {
+          ...jsonResponse(
+            'The stock level right after the restock, or, for an Idempotency-Key already used with the same SKU and body, the level that first restock answered.',
+            StockLevel,
+          ),
+          headers: RestockedHeaders,
+        },
+        '400': problemResponse(['VALIDATION_FAILED', 'MALFORMED_JSON', 'IDEMPOTENCY_KEY_REQUIRED']),
+        '422': problemResponse(['IDEMPOTENCY_KEY_REUSED']),
         ...UPSTREAM_FAILURES,
       },
     },
