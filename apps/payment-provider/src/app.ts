@@ -5,6 +5,7 @@ import {
   type FastifyZodInstance,
 } from '@effectively-once/service-kit';
 import { sql, type Kysely } from 'kysely';
+import { registerAuthorizationKeyRoutes } from './adapters/http/authorization-keys.routes.js';
 import { registerAuthorizationRoutes } from './adapters/http/authorizations.routes.js';
 import { registerLedgerRoutes } from './adapters/http/ledger.routes.js';
 import { createReplyDelay } from './adapters/http/reply-delay.js';
@@ -42,12 +43,13 @@ export function buildApp(deps: AppDeps): FastifyZodInstance {
     replyDelay.cancelAll();
     done();
   });
+  const commands = { db: deps.db, staleAfterMs: deps.staleAfterMs ?? DEFAULT_STALE_AFTER_MS };
   registerAuthorizationRoutes(app, {
-    db: deps.db,
-    staleAfterMs: deps.staleAfterMs ?? DEFAULT_STALE_AFTER_MS,
+    ...commands,
     replyDelay,
     newAuthorizationId: deps.newAuthorizationId ?? (() => `auth_${randomUUID()}`),
   });
+  registerAuthorizationKeyRoutes(app, commands);
   registerLedgerRoutes(app, deps);
   registerHealthRoutes(app, {
     checks: {

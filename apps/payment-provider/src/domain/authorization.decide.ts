@@ -1,6 +1,10 @@
 // The fake card network: the payment token alone decides what happens, so a
 // test or a demo picks the failure it wants to see.
-import type { AuthorizationApproved, AuthorizationDeclined } from './provider.responses.js';
+import type {
+  AuthorizationApproved,
+  AuthorizationDeclined,
+  DeclineReason,
+} from './provider.responses.js';
 
 export const PAYMENT_TOKENS = ['tok_approve', 'tok_decline', 'tok_timeout', 'tok_error'] as const;
 export type PaymentToken = (typeof PAYMENT_TOKENS)[number];
@@ -21,9 +25,11 @@ export type AuthorizationDecision =
   /** A final answer: stored and replayed like an approval. */
   | { kind: 'decline'; response: { status: 402; body: AuthorizationDeclined } }
   /** An outage: nothing is stored, so a retry with the same key runs afresh. */
-  | { kind: 'fail_transiently' }
-  /** Not a token this provider knows: refused before the key is used. */
-  | { kind: 'reject_unknown_token' };
+  | { kind: 'fail_transiently' };
+
+function decline(reason: DeclineReason): AuthorizationDecision {
+  return { kind: 'decline', response: { status: 402, body: { status: 'declined', reason } } };
+}
 
 function isPaymentToken(token: string): token is PaymentToken {
   return (PAYMENT_TOKENS as readonly string[]).includes(token);
@@ -42,7 +48,9 @@ export function decideAuthorization(input: {
   authorizationId: string;
 }): AuthorizationDecision {
   const { request, authorizationId } = input;
-  if (!isPaymentToken(request.paymentToken)) return { kind: 'reject_unknown_token' };
+  // A card network answers a card it does not know with a decline, not an
+  // error: the answer is final, so it is stored and replayed like any other.
+  if (!isPaymentToken(request.paymentToken)) return decline('unknown_token');
   const approved = {
     status: 201,
     body: { authorizationId, status: 'authorized', amountCents: request.amountCents },
@@ -53,10 +61,7 @@ export function decideAuthorization(input: {
     case 'tok_timeout':
       return { kind: 'authorize', response: approved, delayReply: true };
     case 'tok_decline':
-      return {
-        kind: 'decline',
-        response: { status: 402, body: { status: 'declined', reason: 'card_declined' } },
-      };
+      return decline('card_declined');
     case 'tok_error':
       return { kind: 'fail_transiently' };
     default: {

@@ -46,7 +46,10 @@ describe('decideAuthorization', () => {
     expect(whenAuthorizing('tok_error')).toEqual({ kind: 'fail_transiently' });
   });
 
-  it('given a token it does not know, it rejects the request', () => {
-    expect(whenAuthorizing('tok_visa')).toEqual({ kind: 'reject_unknown_token' });
+  it('given a token it does not know, it declines with unknown_token, a final answer', () => {
+    expect(whenAuthorizing('tok_aprove')).toEqual({
+      kind: 'decline',
+      response: { status: 402, body: { status: 'declined', reason: 'unknown_token' } },
+    });
   });
 });

@@ -68,4 +68,11 @@ describe('decideKeyUse', () => {
   it('takes over a key whose worker has held it for the stale period', () => {
     given(inFlight).when(request, after(STALE_AFTER_MS)).then({ kind: 'take_over_stale' });
   });
+
+  it('refuses a closed key to any request, even one that matches nothing stored', () => {
+    given({ state: 'closed' }).when(request).then({ kind: 'closed' });
+    given({ state: 'closed' })
+      .when({ operation: 'capture', fingerprint: '{"authorizationId":"auth_1"}' })
+      .then({ kind: 'closed' });
+  });
 });

@@ -7,9 +7,12 @@ export interface AuthorizationApproved {
   amountCents: number;
 }
 
+/** `unknown_token`: a token the card network does not know is a decline like any other. */
+export type DeclineReason = 'card_declined' | 'unknown_token';
+
 export interface AuthorizationDeclined {
   status: 'declined';
-  reason: 'card_declined';
+  reason: DeclineReason;
 }
 
 export interface AuthorizationVoided {
@@ -17,12 +20,20 @@ export interface AuthorizationVoided {
   status: 'voided';
 }
 
+export interface AuthorizationCaptured {
+  authorizationId: string;
+  status: 'captured';
+  amountCents: number;
+}
+
 export type AuthorizeResponse =
   { status: 201; body: AuthorizationApproved } | { status: 402; body: AuthorizationDeclined };
 
 export type VoidResponse = { status: 200; body: AuthorizationVoided };
 
-export type StoredResponse = AuthorizeResponse | VoidResponse;
+export type CaptureResponse = { status: 200; body: AuthorizationCaptured };
+
+export type StoredResponse = AuthorizeResponse | VoidResponse | CaptureResponse;
 
 /** What an idempotency key was first used for; a key serves one operation only. */
-export type Operation = 'authorize' | 'void';
+export type Operation = 'authorize' | 'void' | 'capture';

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { authorizeFingerprint, voidFingerprint } from './request-fingerprint.js';
+import {
+  authorizeFingerprint,
+  captureFingerprint,
+  voidFingerprint,
+} from './request-fingerprint.js';
 
 describe('request fingerprints', () => {
   it('given the same parameters, the fingerprints are equal', () => {
@@ -25,5 +29,16 @@ describe('request fingerprints', () => {
 
   it('given voids of two authorizations, the fingerprints differ', () => {
     expect(voidFingerprint('auth_1')).not.toBe(voidFingerprint('auth_2'));
+  });
+
+  it('given captures of two authorizations, or with another amount, the fingerprints differ', () => {
+    const full = captureFingerprint({ authorizationId: 'auth_1' });
+    expect(captureFingerprint({ authorizationId: 'auth_2' })).not.toBe(full);
+    expect(captureFingerprint({ authorizationId: 'auth_1', amountCents: 100 })).not.toBe(full);
+    expect(captureFingerprint({ authorizationId: 'auth_1', amountCents: undefined })).toBe(full);
+  });
+
+  it('given a capture and a void of one authorization, the fingerprints differ', () => {
+    expect(captureFingerprint({ authorizationId: 'auth_1' })).not.toBe(voidFingerprint('auth_1'));
   });
 });

@@ -1,13 +1,17 @@
 import { z } from 'zod';
 import { IdempotencyKey } from './orders.api.js';
 
-/** One authorization the payment provider granted; a void changes its status. */
+/**
+ * One authorization the payment provider granted. It ends `captured` (the
+ * money is taken) or `voided` (the hold is dropped), never both.
+ */
 export const LedgerEntry = z.object({
   authorizationId: z.string(),
   idempotencyKey: z.string(),
   amountCents: z.number().int().positive(),
-  status: z.enum(['authorized', 'voided']),
+  status: z.enum(['authorized', 'captured', 'voided']),
   createdAt: z.iso.datetime({ offset: true }),
+  capturedAt: z.iso.datetime({ offset: true }).nullable(),
   voidedAt: z.iso.datetime({ offset: true }).nullable(),
 });
 export type LedgerEntry = z.infer<typeof LedgerEntry>;

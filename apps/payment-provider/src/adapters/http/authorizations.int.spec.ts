@@ -2,59 +2,14 @@
 // will see, token by token, including the reply that comes too late.
 import { randomUUID } from 'node:crypto';
 import { Ledger, ProblemDetails } from '@effectively-once/contracts';
-import { createTestDatabase } from '@effectively-once/postgres/testing';
-import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { buildApp } from '../../app.js';
+import { describe, expect, it } from 'vitest';
 import { claimKey } from '../postgres/idempotency-record.repository.js';
-import { providerMigrations } from '../postgres/migrations/index.js';
-import type { ProviderDatabase } from '../postgres/provider.database.js';
 import { authorizeFingerprint } from '../../domain/request-fingerprint.js';
 import { StoredAuthorizeResponse } from '../../api/authorizations.api.js';
+import { Approved, expectProblem, newKey, providerOverHttp } from './provider-http.fixtures.js';
 
-const { db } = await createTestDatabase<ProviderDatabase>(providerMigrations);
-/** Far longer than any client waits: only a close ends it. */
-const app = buildApp({ db, timeoutDelayMs: 120_000 });
-afterAll(() => app.close());
-
-const Approved = z.object({
-  authorizationId: z.string(),
-  status: z.literal('authorized'),
-  amountCents: z.number(),
-});
-const newKey = () => `authorize:${randomUUID()}`;
-
-function authorize(input: { key?: string; paymentToken: string; amountCents?: number }) {
-  return app.inject({
-    method: 'POST',
-    url: '/authorizations',
-    headers: input.key === undefined ? {} : { 'idempotency-key': input.key },
-    payload: {
-      amountCents: input.amountCents ?? 2_000,
-      currency: 'EUR',
-      paymentToken: input.paymentToken,
-    },
-  });
-}
-
-function voidAuthorization(authorizationId: string, key: string) {
-  return app.inject({
-    method: 'POST',
-    url: `/authorizations/${authorizationId}/void`,
-    headers: { 'idempotency-key': key },
-  });
-}
-
-async function ledgerFor(key: string) {
-  const reply = await app.inject({ method: 'GET', url: '/ledger', query: { idempotencyKey: key } });
-  return Ledger.parse(reply.json()).authorizations;
-}
-
-function expectProblem(reply: Awaited<ReturnType<typeof authorize>>, status: number, code: string) {
-  expect(reply.statusCode).toBe(status);
-  expect(reply.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(ProblemDetails.parse(reply.json())).toMatchObject({ status, code });
-}
+const { db, app, authorize, approve, capture, voidAuthorization, ledgerFor } =
+  await providerOverHttp();
 
 /** Polls the ledger until `key` has an authorization: the named point a timed-out client waits for. */
 async function waitForLedgerEntry(key: string, timeoutMs = 10_000) {
@@ -82,6 +37,7 @@ describe('POST /authorizations', () => {
         authorizationId: body.authorizationId,
         idempotencyKey: key,
         status: 'authorized',
+        capturedAt: null,
         voidedAt: null,
       }),
     ]);
@@ -165,12 +121,20 @@ describe('POST /authorizations', () => {
     expect(record).toBeUndefined();
   });
 
-  it('rejects an unknown token with 422 UNKNOWN_PAYMENT_TOKEN', async () => {
-    expectProblem(
-      await authorize({ key: newKey(), paymentToken: 'tok_visa' }),
-      422,
-      'UNKNOWN_PAYMENT_TOKEN',
-    );
+  it('declines a token it does not know with 402 unknown_token, stored and replayed', async () => {
+    const key = newKey();
+    const first = await authorize({ key, paymentToken: 'tok_aprove' });
+    const retry = await authorize({ key, paymentToken: 'tok_aprove' });
+    const corrected = await authorize({ key, paymentToken: 'tok_approve' });
+
+    expect(first.statusCode).toBe(402);
+    expect(first.json()).toEqual({ status: 'declined', reason: 'unknown_token' });
+    expect(retry.statusCode).toBe(402);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual(first.json());
+    // A final answer holds the key: a corrected token needs a new one.
+    expectProblem(corrected, 422, 'IDEMPOTENCY_KEY_REUSED');
+    expect(await ledgerFor(key)).toEqual([]);
   });
 
   it('requires an Idempotency-Key: 400 IDEMPOTENCY_KEY_REQUIRED', async () => {
@@ -244,6 +208,7 @@ describe('POST /authorizations/:authorizationId/void', () => {
     expect(voided.json()).toEqual({ authorizationId, status: 'voided' });
     expect(afterVoid?.status).toBe('voided');
     expect(afterVoid?.voidedAt).not.toBeNull();
+    expect(afterVoid?.capturedAt).toBeNull();
     expect(replayed.statusCode).toBe(200);
     expect(replayed.headers['idempotent-replayed']).toBe('true');
     expect(again.statusCode).toBe(200);
@@ -257,6 +222,20 @@ describe('POST /authorizations/:authorizationId/void', () => {
       404,
       'AUTHORIZATION_NOT_FOUND',
     );
+  });
+
+  it('refuses to void a captured authorization: 409 AUTHORIZATION_CAPTURED, nothing changes', async () => {
+    const key = newKey();
+    const { authorizationId } = await approve(key);
+    expect((await capture(authorizationId, newKey('capture'))).statusCode).toBe(200);
+    const [afterCapture] = await ledgerFor(key);
+
+    const voidKey = `void:${randomUUID()}`;
+    expectProblem(await voidAuthorization(authorizationId, voidKey), 409, 'AUTHORIZATION_CAPTURED');
+    // Not stored: the key was given back, and a retry is refused the same way.
+    expectProblem(await voidAuthorization(authorizationId, voidKey), 409, 'AUTHORIZATION_CAPTURED');
+    expect(await ledgerFor(key)).toEqual([afterCapture]);
+    expect(afterCapture).toMatchObject({ status: 'captured', voidedAt: null });
   });
 
   it('refuses an authorize key reused for a void: 422 IDEMPOTENCY_KEY_REUSED', async () => {

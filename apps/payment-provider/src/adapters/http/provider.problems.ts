@@ -33,18 +33,54 @@ export const providerUnavailable = (): ProblemError =>
     detail: 'Nothing was authorized; retrying with the same key runs the request afresh.',
   });
 
-export const unknownPaymentToken = (token: string): ProblemError =>
-  new ProblemError({
-    status: 422,
-    code: 'UNKNOWN_PAYMENT_TOKEN',
-    title: 'The payment token is not known',
-    detail: `"${token}" is none of tok_approve, tok_decline, tok_timeout, tok_error.`,
-  });
-
 export const authorizationNotFound = (authorizationId: string): ProblemError =>
   new ProblemError({
     status: 404,
     code: 'AUTHORIZATION_NOT_FOUND',
     title: 'No such authorization',
     detail: `Authorization "${authorizationId}" does not exist.`,
+  });
+
+export const idempotencyKeyClosed = (key: string): ProblemError =>
+  new ProblemError({
+    status: 409,
+    code: 'IDEMPOTENCY_KEY_CLOSED',
+    title: 'The idempotency key was closed',
+    detail: `Key "${key}" was closed while nothing was stored under it; it serves no request again.`,
+  });
+
+export const notAnAuthorizationKey = (key: string): ProblemError =>
+  new ProblemError({
+    status: 422,
+    code: 'IDEMPOTENCY_KEY_REUSED',
+    title: 'The idempotency key was used for a different request',
+    detail: `Key "${key}" was used for a capture or a void; only an authorization key can be closed.`,
+  });
+
+export const authorizationVoided = (authorizationId: string): ProblemError =>
+  new ProblemError({
+    status: 409,
+    code: 'AUTHORIZATION_VOIDED',
+    title: 'The authorization was voided',
+    detail: `Authorization "${authorizationId}" was voided; it can no longer be captured.`,
+  });
+
+export const authorizationCaptured = (authorizationId: string): ProblemError =>
+  new ProblemError({
+    status: 409,
+    code: 'AUTHORIZATION_CAPTURED',
+    title: 'The authorization was captured',
+    detail: `Authorization "${authorizationId}" was captured; it can no longer be voided.`,
+  });
+
+export const captureAmountMismatch = (input: {
+  authorizationId: string;
+  authorizedCents: number;
+  requestedCents: number;
+}): ProblemError =>
+  new ProblemError({
+    status: 422,
+    code: 'CAPTURE_AMOUNT_MISMATCH',
+    title: 'A capture takes the full authorized amount',
+    detail: `Authorization "${input.authorizationId}" holds ${String(input.authorizedCents)} cents, not ${String(input.requestedCents)}; omit amountCents or send the full amount.`,
   });

@@ -24,7 +24,8 @@ export type ClaimResult<Response> =
   | { kind: 'claimed'; claimId: string }
   | { kind: 'replay'; response: Response }
   | { kind: 'reused_with_different_parameters' }
-  | { kind: 'in_flight' };
+  | { kind: 'in_flight' }
+  | { kind: 'closed' };
 
 export interface ClaimInput<Response> {
   key: string;
@@ -56,7 +57,7 @@ async function insertClaim(db: Db, key: string, request: KeyRequest): Promise<st
 }
 
 /** The record with the database's clock reading, so staleness uses one clock. */
-async function readRecord(
+export async function readRecord(
   db: Db,
   key: string,
 ): Promise<{ row: IdempotencyRecordRow; now: Date } | undefined> {
@@ -72,18 +73,27 @@ async function readRecord(
 }
 
 /** The stored answer stays raw until it is replayed: a key reused for another operation holds another shape. */
-function toKeyRecord(row: IdempotencyRecordRow): KeyRecord<RawResponse> {
+export function toKeyRecord(row: IdempotencyRecordRow): KeyRecord<RawResponse> {
   const common = { operation: row.operation, fingerprint: row.request_fingerprint };
-  return row.state === 'in_flight'
-    ? { state: 'in_flight', ...common, claimedAt: row.claimed_at }
-    : {
+  switch (row.state) {
+    case 'in_flight':
+      return { state: 'in_flight', ...common, claimedAt: row.claimed_at };
+    case 'completed':
+      return {
         state: 'completed',
         ...common,
         response: { status: row.response_status, body: row.response_body },
       };
+    case 'closed':
+      return { state: 'closed' };
+  }
 }
 
-/** Compare-and-set on the old claim id: of two takers of a stale claim, one wins. */
+/**
+ * Compare-and-set on the old claim id: of two takers of a stale claim, one
+ * wins. The UPDATE waits on the row lock of a worker still in its work's
+ * transaction, then re-checks the row as that worker left it.
+ */
 async function takeOver(db: Db, key: string, staleClaimId: string): Promise<string | undefined> {
   const row = await db
     .updateTable('idempotency_record')
@@ -132,6 +142,7 @@ export async function claimKey<Response>(
         return { kind: 'replay', response: input.parseResponse(decision.response) };
       case 'reused_with_different_parameters':
       case 'in_flight':
+      case 'closed':
         return decision;
     }
   }

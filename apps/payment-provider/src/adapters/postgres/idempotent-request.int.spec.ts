@@ -3,57 +3,22 @@
 // nothing here can be shown with a mocked database.
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, waitForLockWaiter } from '@effectively-once/postgres/testing';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { StoredAuthorizeResponse } from '../../api/authorizations.api.js';
-import type { KeyRequest } from '../../domain/idempotency-key.decide.js';
-import type { AuthorizeResponse } from '../../domain/provider.responses.js';
-import { insertAuthorization, listLedger } from './authorization.repository.js';
+import { listLedger } from './authorization.repository.js';
 import { claimKey, lockClaim } from './idempotency-record.repository.js';
-import { runIdempotently, type IdempotentResult } from './idempotent-request.js';
+import {
+  authorizeOnce,
+  gate,
+  parseResponse,
+  request,
+  STALE_AFTER_MS,
+} from './idempotent-request.fixtures.js';
 import { providerMigrations } from './migrations/index.js';
 import type { ProviderDatabase } from './provider.database.js';
 
 const testDb = await createTestDatabase<ProviderDatabase>(providerMigrations);
 const { db } = testDb;
-const STALE_AFTER_MS = 30_000;
-const request: KeyRequest = { operation: 'authorize', fingerprint: '{"amountCents":1200}' };
-const parseResponse = (stored: unknown) => StoredAuthorizeResponse.parse(stored);
-
-function gate(): { wait: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const wait = new Promise<void>((resolve) => (open = resolve));
-  return { wait, open };
-}
-
-/** Authorizes 1200 cents under `key`, after `before` (a gate) inside the work's transaction. */
-function authorizeOnce(input: {
-  connection: Kysely<ProviderDatabase>;
-  key: string;
-  before?: (trx: Transaction<ProviderDatabase>) => Promise<void>;
-  staleAfterMs?: number;
-}): Promise<IdempotentResult<AuthorizeResponse>> {
-  const authorizationId = `auth_${randomUUID()}`;
-  return runIdempotently<AuthorizeResponse>({
-    db: input.connection,
-    key: input.key,
-    request,
-    staleAfterMs: input.staleAfterMs ?? STALE_AFTER_MS,
-    parseResponse,
-    work: async (trx) => {
-      await input.before?.(trx);
-      await insertAuthorization(trx, {
-        authorization_id: authorizationId,
-        idempotency_key: input.key,
-        amount_cents: 1200,
-        currency: 'EUR',
-        status: 'authorized',
-      });
-      const body = { authorizationId, status: 'authorized', amountCents: 1200 } as const;
-      return { kind: 'complete', response: { status: 201, body } };
-    },
-  });
-}
 
 const connection = (name: string) => testDb.connect({ maxConnections: 2, applicationName: name });
 

@@ -12,29 +12,36 @@ import {
 } from './idempotency-record.repository.js';
 import type { ProviderDatabase } from './provider.database.js';
 
-export type WorkOutcome<Response> =
+export type WorkOutcome<Response, Refusal = never> =
   /** The answer is final: stored with the work, replayed to every retry. */
   | { kind: 'complete'; response: Response }
   /** Nothing happened: the key is given back and a retry runs afresh. */
-  | { kind: 'release' };
+  | { kind: 'release' }
+  /**
+   * Refused, nothing written, the key given back. For refusals that follow
+   * from a state that never changes again, so a retry gets the same refusal.
+   */
+  | { kind: 'refuse'; refusal: Refusal };
 
-export type IdempotentResult<Response> =
+export type IdempotentResult<Response, Refusal = never> =
   | { kind: 'executed'; response: Response }
   | { kind: 'replayed'; response: Response }
   | { kind: 'released' }
+  | { kind: 'refused'; refusal: Refusal }
   | { kind: 'reused_with_different_parameters' }
-  | { kind: 'in_flight' };
+  | { kind: 'in_flight' }
+  | { kind: 'closed' };
 
 /** The claim was taken over by another worker while this one worked. */
 class ClaimLostError extends Error {}
 
-export interface IdempotentRequest<Response> {
+export interface IdempotentRequest<Response, Refusal = never> {
   db: Kysely<ProviderDatabase>;
   key: string;
   request: KeyRequest;
   staleAfterMs: number;
   parseResponse: ClaimInput<Response>['parseResponse'];
-  work: (trx: Transaction<ProviderDatabase>) => Promise<WorkOutcome<Response>>;
+  work: (trx: Transaction<ProviderDatabase>) => Promise<WorkOutcome<Response, Refusal>>;
 }
 
 /**
@@ -42,9 +49,9 @@ export interface IdempotentRequest<Response> {
  * const result = await runIdempotently({ db, key, request, staleAfterMs, parseResponse,
  *   work: async (trx) => { await insertAuthorization(trx, row); return { kind: 'complete', response } } });
  */
-export async function runIdempotently<Response extends StoredResponse>(
-  input: IdempotentRequest<Response>,
-): Promise<IdempotentResult<Response>> {
+export async function runIdempotently<Response extends StoredResponse, Refusal = never>(
+  input: IdempotentRequest<Response, Refusal>,
+): Promise<IdempotentResult<Response, Refusal>> {
   const { db, key } = input;
   const claim = await claimKey(db, input);
   if (claim.kind === 'replay') return { kind: 'replayed', response: claim.response };
@@ -59,6 +66,10 @@ export async function runIdempotently<Response extends StoredResponse>(
       if (outcome.kind === 'release') {
         await releaseKey(trx, { key, claimId });
         return { kind: 'released' };
+      }
+      if (outcome.kind === 'refuse') {
+        await releaseKey(trx, { key, claimId });
+        return { kind: 'refused', refusal: outcome.refusal };
       }
       // Completing in the work's transaction: the record says "completed"
       // exactly when the work committed, so a replay never lacks its effect.
