@@ -25,6 +25,7 @@ import {
   handlePaymentAuthorization,
   PAYMENT_AUTHORIZATION_EVENTS,
   PAYMENT_AUTHORIZATION_ORDERING,
+  PAYMENT_MUST_COMPLETE,
 } from './adapters/subscriptions/payment-authorization.handler.js';
 import type { PaymentHandlerDeps } from './adapters/subscriptions/handler-deps.js';
 import { paymentAuthorization } from './adapters/subscriptions/payment-authorization.consumer.js';
@@ -62,8 +63,8 @@ const handlerDeps: PaymentHandlerDeps = {
   onOutcome: metrics.consumerOutcome,
   faults: lab ?? noFaults,
 };
-const handle: ConsumerHandler = (event, recorded) =>
-  handlePaymentAuthorization(handlerDeps, event, recorded);
+const handle: ConsumerHandler = (event, recorded, attempt) =>
+  handlePaymentAuthorization(handlerDeps, event, recorded, attempt);
 registerConsumerOperationRoutes(app, {
   db,
   store,
@@ -75,6 +76,7 @@ const consumer = startConsumer({
   consumer: consumerName,
   eventTypes: PAYMENT_AUTHORIZATION_EVENTS,
   orderingKey: PAYMENT_AUTHORIZATION_ORDERING,
+  compensations: PAYMENT_MUST_COMPLETE,
   handle,
   metrics,
   log: app.log,

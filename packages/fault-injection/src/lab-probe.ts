@@ -45,6 +45,7 @@ const STEP_AT: Record<ProcessingPoint, JournalKind> = {
 
 const STEP_AT_SERVICE_POINT: Record<ServiceFaultPoint, JournalKind> = {
   'after-provider-authorized': 'provider-authorized',
+  'after-provider-captured': 'provider-captured',
   'after-email-sent': 'email-sent',
   'after-relay-append': 'relay-appended',
 };

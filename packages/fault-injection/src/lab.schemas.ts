@@ -107,6 +107,7 @@ export const JOURNAL_KINDS = [
   'released',
   'crash',
   'provider-authorized',
+  'provider-captured',
   'email-sent',
   'relay-appended',
   'mistake-set',

@@ -42,10 +42,18 @@ describe('composeEmail', () => {
     ['out_of_stock', 'some of the items were out of stock'],
     ['payment_declined', 'the payment was declined'],
     ['customer_request', 'you asked us to cancel it'],
+    ['timed_out', 'it could not be completed in time'],
+    ['payment_unavailable', 'the card processor could not be reached'],
   ] as const)(
     'given a cancellation for %s, when composed, then the text gives the reason in words',
     (reason, words) => {
-      const email = given({ kind: 'order_cancelled', orderId, recipient, reason }).whenComposed();
+      const email = given({
+        kind: 'order_cancelled',
+        orderId,
+        recipient,
+        reason,
+        released: null,
+      }).whenComposed();
 
       expect(email.messageId).toBe(emailMessageId(orderId, 'order_cancelled'));
       expect(email.subject).toBe(`Your order ${orderId} was cancelled`);
@@ -53,6 +61,40 @@ describe('composeEmail', () => {
       expect(email.text).not.toContain(reason);
     },
   );
+
+  it('given a cancellation that released stock and voided the card, when composed, then the text says both', () => {
+    const email = given({
+      kind: 'order_cancelled',
+      orderId,
+      recipient,
+      reason: 'timed_out',
+      released: {
+        items: [
+          { sku: 'SKU-MUG', quantity: 2 },
+          { sku: 'SKU-TEA', quantity: 1 },
+        ],
+        paymentVoided: true,
+      },
+    }).whenComposed();
+
+    expect(email.text).toContain(
+      'The 3 items set aside for you were put back (2 × SKU-MUG, 1 × SKU-TEA).',
+    );
+    expect(email.text).toContain('The hold on your card was released; nothing was charged.');
+  });
+
+  it('given a cancellation that held nothing, when composed, then the text says nothing was set aside or held', () => {
+    const email = given({
+      kind: 'order_cancelled',
+      orderId,
+      recipient,
+      reason: 'customer_request',
+      released: { items: [], paymentVoided: false },
+    }).whenComposed();
+
+    expect(email.text).toContain('No items had been set aside for you.');
+    expect(email.text).toContain('Nothing was held on your card, and nothing was charged.');
+  });
 
   it('given the same request twice, when composed, then both emails are identical (a resend is the same message)', () => {
     const request: NotificationRequest = { kind: 'order_confirmed', orderId, recipient };

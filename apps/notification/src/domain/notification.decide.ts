@@ -24,17 +24,22 @@ export function notificationFor(event: KnownEvent): NotificationRequest | null {
         orderId: event.data.orderId,
         recipient: event.data.customerEmail,
         reason: event.data.reason,
+        released: event.data.released,
       };
     // Listed one by one so a new event type must be decided here, not ignored by default.
     case 'OrderPlaced':
     case 'OrderPaymentRequested':
     case 'OrderCancellationRequested':
+    case 'OrderCompensated':
     case 'InventoryReserved':
     case 'InventoryReservationRejected':
     case 'InventoryReleased':
     case 'PaymentAuthorized':
     case 'PaymentDeclined':
     case 'PaymentVoided':
+    case 'PaymentCaptured':
+    case 'PaymentNothingToVoid':
+    case 'PaymentUnavailable':
     case 'CustomerNotified':
       return null;
     default:

@@ -22,12 +22,19 @@ describe('notificationFor', () => {
     expect(request).toEqual({ kind: 'order_confirmed', orderId, recipient: customerEmail });
   });
 
-  it.each(['out_of_stock', 'payment_declined', 'customer_request'] as const)(
-    'given OrderCancelled(%s), when decided, then it asks for the cancellation email with that reason',
+  it.each([
+    'out_of_stock',
+    'payment_declined',
+    'customer_request',
+    'timed_out',
+    'payment_unavailable',
+  ] as const)(
+    'given OrderCancelled(%s), when decided, then it asks for the cancellation email with that reason and what was released',
     (reason) => {
+      const released = { items: [{ sku: 'SKU-MUG', quantity: 2 }], paymentVoided: true };
       const request = given({
         type: 'OrderCancelled',
-        data: { orderId, customerEmail, reason, cancelledAt: '2026-12-01T10:00:00.000Z' },
+        data: { orderId, customerEmail, reason, released, cancelledAt: '2026-12-01T10:00:00.000Z' },
       }).whenDecided();
 
       expect(request).toEqual({
@@ -35,6 +42,7 @@ describe('notificationFor', () => {
         orderId,
         recipient: customerEmail,
         reason,
+        released,
       });
     },
   );
@@ -49,6 +57,27 @@ describe('notificationFor', () => {
         paymentToken: 'tok_approve',
         amountCents: 1_000,
         placedAt: '2026-12-01T10:00:00.000Z',
+        deadlines: null,
+      },
+    },
+    {
+      type: 'OrderCompensated',
+      data: {
+        orderId,
+        step: 'payment',
+        outcome: 'voided',
+        items: [],
+        compensatedAt: '2026-12-01T10:00:00.000Z',
+      },
+    },
+    {
+      type: 'PaymentCaptured',
+      data: {
+        orderId,
+        paymentAttemptId: `${orderId}:1`,
+        authorizationId: 'auth-1',
+        amountCents: 1_000,
+        capturedAt: '2026-12-01T10:00:00.000Z',
       },
     },
     {

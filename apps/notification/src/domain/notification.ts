@@ -1,6 +1,10 @@
 // What the notification service knows: which emails exist and what a request
 // for one carries. Plain data, no I/O.
-import type { CancellationReason, NotificationKind } from '@effectively-once/contracts';
+import type {
+  CancellationReason,
+  NotificationKind,
+  ReleasedHoldings,
+} from '@effectively-once/contracts';
 
 export type { NotificationKind };
 
@@ -12,6 +16,8 @@ export type NotificationRequest =
       orderId: string;
       recipient: string;
       reason: CancellationReason;
+      /** What the cancellation gave back; null for orders cancelled before it was recorded. */
+      released: ReleasedHoldings | null;
     };
 
 /** A composed email, ready for any transport. */

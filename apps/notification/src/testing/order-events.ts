@@ -47,6 +47,7 @@ export function orderCancelled(reason: CancellationReason, orderId = randomUUID(
       orderId,
       customerEmail: 'ada@example.com',
       reason,
+      released: { items: [{ sku: 'SKU-MUG', quantity: 1 }], paymentVoided: true },
       cancelledAt: '2026-12-01T10:00:00.000Z',
     },
   };
@@ -63,6 +64,7 @@ export function orderPlaced(orderId = randomUUID()): Delivered {
       paymentToken: 'tok_approve',
       amountCents: 1_000,
       placedAt: '2026-12-01T10:00:00.000Z',
+      deadlines: null,
     },
   };
   return { orderId, event, recorded: recordedOf(event, orderId) };

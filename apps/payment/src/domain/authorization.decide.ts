@@ -3,6 +3,7 @@
 // the provider's answer). Pure: the handler does the I/O around them.
 import type { EventOf, OrderPaymentRequested, PaymentEvent } from '@effectively-once/contracts';
 import {
+  abandon,
   authorize,
   decline,
   isFinal,
@@ -59,7 +60,10 @@ export type AnswerDecision =
   | {
       readonly kind: 'record';
       readonly attempt: PaymentAttempt;
-      readonly event: Extract<PaymentEvent, { type: 'PaymentAuthorized' | 'PaymentDeclined' }>;
+      readonly event: Extract<
+        PaymentEvent,
+        { type: 'PaymentAuthorized' | 'PaymentDeclined' | 'PaymentUnavailable' }
+      >;
     }
   /** Another delivery recorded the answer (and emitted its event) first. */
   | { readonly kind: 'already_recorded' }
@@ -111,6 +115,23 @@ export function decideOnAuthorizationAnswer(input: {
         event: {
           type: 'PaymentDeclined',
           data: { orderId, paymentAttemptId, reason: answer.reason, declinedAt: now.toISOString() },
+        },
+      };
+    case 'closed':
+      // The key was closed with nothing stored: the processor never
+      // authorized, and now never will under this attempt.
+      return {
+        kind: 'record',
+        attempt: abandon(attempt),
+        event: {
+          type: 'PaymentUnavailable',
+          data: {
+            orderId,
+            paymentAttemptId,
+            reason:
+              "the attempt's key was closed at the card processor with nothing authorized under it",
+            gaveUpAt: now.toISOString(),
+          },
         },
       };
     default: {

@@ -142,6 +142,23 @@ describe("deciding on the provider's answer", () => {
       });
     });
 
+    it('when the provider closed the key with nothing stored, then the attempt is abandoned and PaymentUnavailable emitted', () => {
+      const decision = decideOnAuthorizationAnswer({ attempt, answer: { kind: 'closed' }, now });
+
+      expect(decision).toMatchObject({
+        kind: 'record',
+        attempt: { ...attempt, status: 'abandoned' },
+        event: {
+          type: 'PaymentUnavailable',
+          data: {
+            orderId: request.orderId,
+            paymentAttemptId: request.paymentAttemptId,
+            gaveUpAt: '2026-12-01T10:00:05.000Z',
+          },
+        },
+      });
+    });
+
     it('when the provider authorizes another amount, then the answer is rejected', () => {
       const decision = decideOnAuthorizationAnswer({
         attempt,
@@ -153,17 +170,24 @@ describe("deciding on the provider's answer", () => {
     });
   });
 
-  describe.each(['authorized', 'declined', 'voided'] as const)('given a %s attempt', (status) => {
-    it('when an answer arrives again, then nothing is recorded or emitted twice', () => {
-      const attempt = anAttempt(status);
+  describe.each(['authorized', 'declined', 'voided', 'captured', 'abandoned'] as const)(
+    'given a %s attempt',
+    (status) => {
+      it('when an answer arrives again, then nothing is recorded or emitted twice', () => {
+        const attempt = anAttempt(status);
 
-      const decision = decideOnAuthorizationAnswer({
-        attempt,
-        answer: { kind: 'authorized', authorizationId: 'auth_1', amountCents: attempt.amountCents },
-        now,
+        const decision = decideOnAuthorizationAnswer({
+          attempt,
+          answer: {
+            kind: 'authorized',
+            authorizationId: 'auth_1',
+            amountCents: attempt.amountCents,
+          },
+          now,
+        });
+
+        expect(decision).toEqual({ kind: 'already_recorded' });
       });
-
-      expect(decision).toEqual({ kind: 'already_recorded' });
-    });
-  });
+    },
+  );
 });

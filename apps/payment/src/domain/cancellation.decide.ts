@@ -9,17 +9,21 @@ import {
 } from './payment-attempt.js';
 
 export type CancellationDecision =
-  /** No attempt, a decline or a void already: there is no money held to release. */
-  | { readonly kind: 'nothing' }
+  /** No attempt, a decline or a closed key: no money is held; PaymentNothingToVoid says so. */
+  | { readonly kind: 'nothing'; readonly reason: 'no_attempt' | 'declined' | 'key_closed' }
+  /** Voided by an earlier delivery, which also told the saga: nothing left to do or say. */
+  | { readonly kind: 'already_voided' }
   /**
-   * The attempt reached the provider or may have: only the provider's answer
-   * says whether money is held. The cancellation asks for it with the
-   * attempt's own idempotency key (a replay, never a second charge), records
-   * it, and decides again. Waiting for the request's redelivery instead could
-   * outlast the group's retries and park the cancellation.
+   * The attempt reached the provider or may have: only the provider knows
+   * whether money is held. The cancellation closes the attempt's key there:
+   * the answer stored under it comes back (an authorization to void, or a
+   * decline), or, with nothing stored, the key is closed so that nothing can
+   * ever be authorized under it. It records that, and decides again.
    */
   | { readonly kind: 'settle'; readonly attempt: PendingAttempt }
-  | { readonly kind: 'void'; readonly attempt: AuthorizedAttempt };
+  | { readonly kind: 'void'; readonly attempt: AuthorizedAttempt }
+  /** A captured payment cannot be voided: a confirmed order is never cancelled. A bug upstream. */
+  | { readonly kind: 'reject'; readonly reason: string };
 
 /**
  * @example
@@ -30,16 +34,48 @@ export function decideOnCancellation(input: {
   attempt: PaymentAttempt | undefined;
 }): CancellationDecision {
   const { attempt } = input;
-  if (attempt === undefined) return { kind: 'nothing' };
+  if (attempt === undefined) return { kind: 'nothing', reason: 'no_attempt' };
   switch (attempt.status) {
     case 'declined':
+      return { kind: 'nothing', reason: 'declined' };
+    case 'abandoned':
+      return { kind: 'nothing', reason: 'key_closed' };
     case 'voided':
-      return { kind: 'nothing' };
+      return { kind: 'already_voided' };
     case 'pending':
       return { kind: 'settle', attempt };
     case 'authorized':
       return { kind: 'void', attempt };
+    case 'captured':
+      return {
+        kind: 'reject',
+        reason: `payment attempt ${attempt.attemptId} is captured: a confirmed order cannot be cancelled, so this cancellation contradicts the order's history`,
+      };
   }
+}
+
+/**
+ * The fact that tells the saga the card step of its cancellation is done
+ * without a void.
+ *
+ * @example
+ * const event = nothingToVoid({ orderId, attempt, reason: 'declined', now: new Date() });
+ */
+export function nothingToVoid(input: {
+  orderId: string;
+  attempt: PaymentAttempt | undefined;
+  reason: 'no_attempt' | 'declined' | 'key_closed';
+  now: Date;
+}): Extract<PaymentEvent, { type: 'PaymentNothingToVoid' }> {
+  return {
+    type: 'PaymentNothingToVoid',
+    data: {
+      orderId: input.orderId,
+      paymentAttemptId: input.attempt?.attemptId ?? null,
+      reason: input.reason,
+      settledAt: input.now.toISOString(),
+    },
+  };
 }
 
 export type VoidDecision =

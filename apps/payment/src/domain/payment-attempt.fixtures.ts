@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { paymentAttemptId } from '@effectively-once/contracts';
 import type { PaymentRequest } from './authorization.decide.js';
 import {
+  abandon,
   authorize,
+  captureAttempt,
   decline,
   startAttempt,
   voidAttempt,
@@ -44,5 +46,9 @@ export function anAttempt(
       return decline(pending, 'card_declined');
     case 'voided':
       return voidAttempt(authorize(pending, 'auth_1'));
+    case 'captured':
+      return captureAttempt(authorize(pending, 'auth_1'));
+    case 'abandoned':
+      return abandon(pending);
   }
 }

@@ -1,6 +1,9 @@
 // One payment attempt per order and its state machine:
-//   pending ─▶ authorized ─▶ voided
-//      └────▶ declined
+//   pending ─▶ authorized ─▶ captured   (the order was confirmed)
+//      │           └───────▶ voided     (the order was cancelled)
+//      ├────▶ declined
+//      └────▶ abandoned  (the processor stayed unavailable; its key was closed
+//                         there with nothing stored: nothing is held, ever)
 // Every other move is a broken invariant (a bug), never a business outcome.
 
 interface AttemptFacts {
@@ -14,7 +17,9 @@ export type PaymentAttempt =
   | (AttemptFacts & { readonly status: 'pending' })
   | (AttemptFacts & { readonly status: 'authorized'; readonly authorizationId: string })
   | (AttemptFacts & { readonly status: 'declined'; readonly declineReason: string })
-  | (AttemptFacts & { readonly status: 'voided'; readonly authorizationId: string });
+  | (AttemptFacts & { readonly status: 'voided'; readonly authorizationId: string })
+  | (AttemptFacts & { readonly status: 'captured'; readonly authorizationId: string })
+  | (AttemptFacts & { readonly status: 'abandoned' });
 
 export type PaymentAttemptStatus = PaymentAttempt['status'];
 
@@ -22,6 +27,8 @@ export type PendingAttempt = Extract<PaymentAttempt, { status: 'pending' }>;
 export type AuthorizedAttempt = Extract<PaymentAttempt, { status: 'authorized' }>;
 export type DeclinedAttempt = Extract<PaymentAttempt, { status: 'declined' }>;
 export type VoidedAttempt = Extract<PaymentAttempt, { status: 'voided' }>;
+export type CapturedAttempt = Extract<PaymentAttempt, { status: 'captured' }>;
+export type AbandonedAttempt = Extract<PaymentAttempt, { status: 'abandoned' }>;
 
 /** A transition the state machine does not have: the calling code is wrong. */
 export class IllegalTransitionError extends Error {
@@ -52,7 +59,19 @@ export function voidAttempt(attempt: PaymentAttempt): VoidedAttempt {
   return { ...facts(attempt), status: 'voided', authorizationId: attempt.authorizationId };
 }
 
-/** Authorized, declined and voided are the provider's answer already recorded. */
+/** Only an authorization can be captured, and only once. */
+export function captureAttempt(attempt: PaymentAttempt): CapturedAttempt {
+  if (attempt.status !== 'authorized') throw new IllegalTransitionError(attempt, 'captured');
+  return { ...facts(attempt), status: 'captured', authorizationId: attempt.authorizationId };
+}
+
+/** A pending attempt whose key the processor closed with nothing stored under it. */
+export function abandon(attempt: PaymentAttempt): AbandonedAttempt {
+  if (attempt.status !== 'pending') throw new IllegalTransitionError(attempt, 'abandoned');
+  return { ...facts(attempt), status: 'abandoned' };
+}
+
+/** Anything but pending: the provider's answer to the authorization is already recorded. */
 export function isFinal(
   attempt: PaymentAttempt,
 ): attempt is Exclude<PaymentAttempt, PendingAttempt> {

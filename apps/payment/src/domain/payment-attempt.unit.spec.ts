@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { anAttempt } from './payment-attempt.fixtures.js';
 import {
+  abandon,
   authorize,
+  captureAttempt,
   decline,
   IllegalTransitionError,
   isFinal,
@@ -33,6 +35,14 @@ describe('the payment attempt state machine', () => {
       expect(() => voidAttempt(pending)).toThrow(IllegalTransitionError);
     });
 
+    it('when a capture is asked for, then it refuses: there is no authorization to capture', () => {
+      expect(() => captureAttempt(pending)).toThrow(IllegalTransitionError);
+    });
+
+    it('when its key is closed at the provider, then it is abandoned', () => {
+      expect(abandon(pending)).toEqual({ ...pending, status: 'abandoned' });
+    });
+
     it('then it is not final: the provider has not answered', () => {
       expect(isFinal(pending)).toBe(false);
     });
@@ -49,13 +59,22 @@ describe('the payment attempt state machine', () => {
       });
     });
 
+    it('when it is captured, then it is captured and keeps its authorization id', () => {
+      expect(captureAttempt(authorized)).toEqual({
+        ...authorized,
+        status: 'captured',
+        authorizationId: 'auth_1',
+      });
+    });
+
     it('when a second answer arrives, then it refuses to change the recorded answer', () => {
       expect(() => authorize(authorized, 'auth_2')).toThrow(IllegalTransitionError);
       expect(() => decline(authorized, 'card_declined')).toThrow(IllegalTransitionError);
+      expect(() => abandon(authorized)).toThrow(IllegalTransitionError);
     });
   });
 
-  describe.each<PaymentAttempt['status']>(['declined', 'voided'])(
+  describe.each<PaymentAttempt['status']>(['declined', 'voided', 'captured', 'abandoned'])(
     'given a %s attempt',
     (status) => {
       const attempt = anAttempt(status);
@@ -65,6 +84,7 @@ describe('the payment attempt state machine', () => {
         expect(() => authorize(attempt, 'auth_2')).toThrow(IllegalTransitionError);
         expect(() => decline(attempt, 'card_declined')).toThrow(IllegalTransitionError);
         expect(() => voidAttempt(attempt)).toThrow(`cannot go from ${status} to voided`);
+        expect(() => captureAttempt(attempt)).toThrow(`cannot go from ${status} to captured`);
       });
     },
   );

@@ -4,4 +4,11 @@
 
 export type AuthorizationAnswer =
   | { readonly kind: 'authorized'; readonly authorizationId: string; readonly amountCents: number }
-  | { readonly kind: 'declined'; readonly reason: string };
+  | { readonly kind: 'declined'; readonly reason: string }
+  /**
+   * The attempt's key was closed at the provider with nothing stored under it:
+   * no authorization exists and none can appear. What `closeAuthorizationKey`
+   * answers when the provider never authorized, and what `authorize` answers
+   * once the key is closed.
+   */
+  | { readonly kind: 'closed' };

@@ -7,6 +7,7 @@ import {
   type EventOf,
   type OrderCancellationRequested,
   type OrderCancelled,
+  type OrderConfirmed,
   type OrderPaymentRequested,
 } from '@effectively-once/contracts';
 import type { RecordedEvent } from '@effectively-once/event-store';
@@ -69,7 +70,23 @@ export function orderCancelled(orderId: string): Delivered<EventOf<typeof OrderC
       orderId,
       customerEmail: 'buyer@example.com',
       reason: 'customer_request',
+      released: { items: [], paymentVoided: true },
       cancelledAt: new Date().toISOString(),
+    },
+  });
+}
+
+export function orderConfirmed(
+  orderId: string,
+  authorizationId: string,
+): Delivered<EventOf<typeof OrderConfirmed>> {
+  return deliver({
+    type: 'OrderConfirmed',
+    data: {
+      orderId,
+      customerEmail: 'buyer@example.com',
+      authorizationId,
+      confirmedAt: new Date().toISOString(),
     },
   });
 }

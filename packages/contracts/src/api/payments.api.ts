@@ -10,7 +10,12 @@ export const PaymentView = z
     attemptId: PaymentAttemptId,
     orderId: OrderId,
     amountCents: z.number().int().positive(),
-    status: z.enum(['pending', 'authorized', 'declined', 'voided']),
+    /**
+     * `captured`: the order was confirmed and the money taken. `abandoned`: the
+     * card processor stayed unavailable and the attempt's key was closed there
+     * with nothing authorized.
+     */
+    status: z.enum(['pending', 'authorized', 'declined', 'voided', 'captured', 'abandoned']),
     authorizationId: z.string().nullable(),
     declineReason: z.string().nullable(),
     createdAt: Timestamp,

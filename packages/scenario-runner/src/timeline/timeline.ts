@@ -25,6 +25,7 @@ const KIND_LABELS: Readonly<Record<string, string>> = {
   released: 'released',
   crash: 'CRASH (SIGKILL)',
   'provider-authorized': 'provider authorized',
+  'provider-captured': 'provider captured',
   'email-sent': 'email sent',
   'relay-appended': 'relay appended',
   'mistake-set': 'mistake switched',

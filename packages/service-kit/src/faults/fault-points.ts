@@ -16,6 +16,8 @@ export const FAULT_POINTS = [
   'after-commit-before-ack',
   /** payment, after the provider answered authorized, before the result is recorded. */
   'after-provider-authorized',
+  /** payment, after the provider captured, before the capture is recorded. */
+  'after-provider-captured',
   /** notification, after SMTP accepted the email, before it is recorded as sent. */
   'after-email-sent',
   /** outbox relay, after the store accepted the append, before the row is marked sent. */
@@ -55,6 +57,7 @@ export interface FaultFacts {
 /** The points a service reaches in its own code rather than in the consumer loop or processOnce. */
 export const SERVICE_FAULT_POINTS = [
   'after-provider-authorized',
+  'after-provider-captured',
   'after-email-sent',
   'after-relay-append',
 ] as const satisfies readonly FaultPoint[];

@@ -68,6 +68,7 @@ describe('createSmtpMailer', () => {
       orderId: randomUUID(),
       recipient: 'ada@example.com',
       reason: 'customer_request',
+      released: null,
     });
 
     try {

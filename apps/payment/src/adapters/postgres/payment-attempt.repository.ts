@@ -77,10 +77,7 @@ export async function saveTransition(
     .updateTable('payment_attempt')
     .set({
       status: attempt.status,
-      authorization_id:
-        attempt.status === 'authorized' || attempt.status === 'voided'
-          ? attempt.authorizationId
-          : null,
+      authorization_id: 'authorizationId' in attempt ? attempt.authorizationId : null,
       decline_reason: attempt.status === 'declined' ? attempt.declineReason : null,
       updated_at: now,
     })
@@ -103,8 +100,11 @@ export function toPaymentAttempt(row: PaymentAttemptRow): PaymentAttempt {
     paymentToken: row.payment_token,
   };
   const { status, authorization_id: authorizationId, decline_reason: declineReason } = row;
-  if (status === 'pending') return { ...facts, status };
-  if ((status === 'authorized' || status === 'voided') && authorizationId !== null) {
+  if (status === 'pending' || status === 'abandoned') return { ...facts, status };
+  if (
+    (status === 'authorized' || status === 'voided' || status === 'captured') &&
+    authorizationId !== null
+  ) {
     return { ...facts, status, authorizationId };
   }
   if (status === 'declined' && declineReason !== null) return { ...facts, status, declineReason };

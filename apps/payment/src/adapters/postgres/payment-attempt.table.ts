@@ -10,7 +10,7 @@ export interface PaymentAttemptTable {
   order_id: string;
   amount_cents: number;
   payment_token: string;
-  status: 'pending' | 'authorized' | 'declined' | 'voided';
+  status: 'pending' | 'authorized' | 'declined' | 'voided' | 'captured' | 'abandoned';
   authorization_id: string | null;
   decline_reason: string | null;
   created_at: ColumnType<Date, Date, never>;

@@ -82,19 +82,54 @@ describe('the payment provider client, against the real provider', () => {
     });
   });
 
-  it('an unknown token: a terminal failure', async () => {
-    const failure = await failureOf(
-      client.authorize({
-        paymentAttemptId: newAttemptId(),
-        amountCents: 1,
-        paymentToken: 'tok_nope',
-      }),
-    );
-
-    expect(failure).toMatchObject({
-      kind: 'terminal',
-      reason: expect.stringContaining('422 UNKNOWN_PAYMENT_TOKEN') as unknown,
+  it('an unknown token: declined with the reason unknown_token', async () => {
+    const answer = await client.authorize({
+      paymentAttemptId: newAttemptId(),
+      amountCents: 1,
+      paymentToken: 'tok_nope',
     });
+
+    expect(answer).toEqual({ kind: 'declined', reason: 'unknown_token' });
+  });
+
+  it('capture: the authorization is captured once, and the same key asked again gets the same answer', async () => {
+    const paymentAttemptId = newAttemptId();
+    const authorized = await client.authorize({
+      paymentAttemptId,
+      amountCents: 700,
+      paymentToken: 'tok_approve',
+    });
+    if (authorized.kind !== 'authorized') throw new Error('expected an authorization');
+    const { authorizationId } = authorized;
+
+    await client.capture({ paymentAttemptId, authorizationId });
+    await client.capture({ paymentAttemptId, authorizationId });
+
+    expect(await provider.ledger(authorizeKey(paymentAttemptId))).toMatchObject([
+      { authorizationId, status: 'captured' },
+    ]);
+  });
+
+  it('closing a key: the stored answer when there is one, otherwise closed, and an authorization under a closed key is refused', async () => {
+    const used = newAttemptId();
+    await client.authorize({ paymentAttemptId: used, amountCents: 5, paymentToken: 'tok_decline' });
+    expect(await client.closeAuthorizationKey({ paymentAttemptId: used })).toEqual({
+      kind: 'declined',
+      reason: 'card_declined',
+    });
+
+    const unused = newAttemptId();
+    expect(await client.closeAuthorizationKey({ paymentAttemptId: unused })).toEqual({
+      kind: 'closed',
+    });
+    expect(
+      await client.authorize({
+        paymentAttemptId: unused,
+        amountCents: 5,
+        paymentToken: 'tok_approve',
+      }),
+    ).toEqual({ kind: 'closed' });
+    expect(await provider.ledger(authorizeKey(unused))).toEqual([]);
   });
 
   it('the same attempt with another amount (a reused key): a terminal failure', async () => {

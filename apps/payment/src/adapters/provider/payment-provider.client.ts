@@ -10,13 +10,18 @@ import type { z } from 'zod';
 import type { AuthorizationAnswer } from '../../domain/provider-answer.js';
 import {
   AuthorizedResponse,
+  CapturedResponse,
   DeclinedResponse,
+  KeyClosedResponse,
   ProviderProblem,
   VoidedResponse,
 } from './payment-provider.schemas.js';
 
 export interface PaymentProvider {
-  /** Authorized or declined; throws a retryable or terminal ConsumerFailure otherwise. */
+  /**
+   * Authorized, declined, or `closed` when the attempt's key was closed
+   * before; throws a retryable or terminal ConsumerFailure otherwise.
+   */
   authorize(input: {
     paymentAttemptId: string;
     amountCents: number;
@@ -24,6 +29,15 @@ export interface PaymentProvider {
   }): Promise<AuthorizationAnswer>;
   /** Resolves once the provider confirmed the void; idempotent per attempt. */
   voidAuthorization(input: { paymentAttemptId: string; authorizationId: string }): Promise<void>;
+  /** Resolves once the provider confirmed the capture of the full amount; idempotent per attempt. */
+  capture(input: { paymentAttemptId: string; authorizationId: string }): Promise<void>;
+  /**
+   * Finds out what the provider holds under the attempt's authorization key
+   * and fences it: the stored answer if there is one, otherwise `closed`, and
+   * no authorization can be made under that key from then on. A request still
+   * in flight under the key is a retryable failure.
+   */
+  closeAuthorizationKey(input: { paymentAttemptId: string }): Promise<AuthorizationAnswer>;
 }
 
 export interface PaymentProviderClientOptions {
@@ -34,6 +48,10 @@ export interface PaymentProviderClientOptions {
 
 export const authorizeKey = (paymentAttemptId: string): string => `authorize:${paymentAttemptId}`;
 export const voidKey = (paymentAttemptId: string): string => `void:${paymentAttemptId}`;
+export const captureKey = (paymentAttemptId: string): string => `capture:${paymentAttemptId}`;
+
+/** The provider's problem code for an authorization asked under a key that was closed. */
+const KEY_CLOSED = 'IDEMPOTENCY_KEY_CLOSED';
 
 interface ProviderReply {
   status: number;
@@ -51,15 +69,18 @@ export function createPaymentProviderClient(
   const post = async (
     path: string,
     idempotencyKey: string,
-    body: object,
+    body: object | undefined,
   ): Promise<ProviderReply> => {
     const url = new URL(path, options.baseUrl);
     const what = `POST ${url.pathname} (${idempotencyKey})`;
     try {
       const response = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
-        body: JSON.stringify(body),
+        headers:
+          body === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(options.timeoutMs),
       });
       return { status: response.status, body: await readJson(response) };
@@ -85,7 +106,41 @@ export function createPaymentProviderClient(
       if (reply.status === 402) {
         return { kind: 'declined', reason: parse(DeclinedResponse, reply, key).reason };
       }
+      if (reply.status === 409 && problemCode(reply) === KEY_CLOSED) return { kind: 'closed' };
       throw failureFor(reply, key);
+    },
+
+    async capture({ paymentAttemptId, authorizationId }) {
+      const key = captureKey(paymentAttemptId);
+      const path = `/authorizations/${encodeURIComponent(authorizationId)}/capture`;
+      const reply = await post(path, key, {});
+      if (reply.status !== 200) throw failureFor(reply, key);
+      parse(CapturedResponse, reply, key);
+    },
+
+    async closeAuthorizationKey({ paymentAttemptId }) {
+      const key = authorizeKey(paymentAttemptId);
+      const reply = await post(
+        `/authorization-keys/${encodeURIComponent(key)}/close`,
+        key,
+        undefined,
+      );
+      if (reply.status !== 200) throw failureFor(reply, key);
+      const closed = parse(KeyClosedResponse, reply, key);
+      switch (closed.outcome) {
+        case 'authorized':
+          // Captured or voided already is not this attempt's story (a void or
+          // capture is recorded by its own step); the authorization existed.
+          return {
+            kind: 'authorized',
+            authorizationId: closed.authorizationId,
+            amountCents: closed.amountCents,
+          };
+        case 'declined':
+          return { kind: 'declined', reason: closed.reason };
+        case 'closed':
+          return { kind: 'closed' };
+      }
     },
 
     async voidAuthorization({ paymentAttemptId, authorizationId }) {
@@ -105,12 +160,16 @@ export function createPaymentProviderClient(
  * no redelivery fixes them.
  */
 export function failureFor(reply: ProviderReply, key: string): ConsumerFailure {
-  const problem = ProviderProblem.safeParse(reply.body);
-  const code = problem.success ? (problem.data.code ?? problem.data.title) : undefined;
+  const code = problemCode(reply);
   const reason = `payment provider answered ${String(reply.status)}${code === undefined ? '' : ` ${code}`} for ${key}`;
   const { status } = reply;
   const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
   return retryable ? retryableFailure(reason) : terminalFailure(reason);
+}
+
+function problemCode(reply: ProviderReply): string | undefined {
+  const problem = ProviderProblem.safeParse(reply.body);
+  return problem.success ? (problem.data.code ?? problem.data.title) : undefined;
 }
 
 /** A success whose body breaks the contract is a bug on one side: park it, do not guess. */

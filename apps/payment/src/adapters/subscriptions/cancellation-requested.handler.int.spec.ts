@@ -25,7 +25,11 @@ import {
 } from '../../testing/order-events.fixtures.js';
 import { markersOf, outboxEventsOf } from '../../testing/payment-database.inspect.js';
 import { startPaymentProvider } from '../../testing/payment-provider.harness.js';
-import { countingProvider, crashingAfterVoid } from '../../testing/provider-doubles.js';
+import {
+  countingProvider,
+  crashingAfterVoid,
+  unavailableProvider,
+} from '../../testing/provider-doubles.js';
 import { handleCancellationRequested } from './cancellation-requested.handler.js';
 import type { PaymentHandlerDeps } from './handler-deps.js';
 import { handlePaymentAuthorization } from './payment-authorization.handler.js';
@@ -130,15 +134,20 @@ describe('OrderCancellationRequested', () => {
       requested.recorded,
     );
 
-    expect(cancelled).toMatchObject({ outcome: 'applied', result: 'nothing' });
+    expect(cancelled).toMatchObject({ outcome: 'applied', result: 'nothing_to_void:no_attempt' });
     expect(request).toMatchObject({ outcome: 'applied', result: 'skip_cancelled' });
-    expect(counting.calls).toEqual({ authorize: 0, void: 0 });
+    expect(counting.calls).toEqual({ authorize: 0, void: 0, capture: 0, close: 0 });
     expect(await findAttemptByOrder(db, { orderId })).toBeUndefined();
     expect(await provider.ledger(authorizeKey(paymentAttemptId))).toEqual([]);
-    expect(await outboxEventsOf(db, orderId)).toEqual([]);
+    expect(await outboxEventsOf(db, orderId)).toMatchObject([
+      {
+        type: 'PaymentNothingToVoid',
+        data: { orderId, paymentAttemptId: null, reason: 'no_attempt' },
+      },
+    ]);
   });
 
-  it('while the attempt is pending: it settles the attempt with the same key, then voids; the request finds it final', async () => {
+  it('while the attempt is pending and the processor never saw it: the key is closed there, nothing is held, and the request finds the attempt final', async () => {
     const requested = paymentRequested();
     const { orderId } = requested.event.data;
     const deps = depsWith(client);
@@ -154,18 +163,66 @@ describe('OrderCancellationRequested', () => {
       now: new Date(),
     });
 
-    const voided = await handleCancellationRequested(deps, cancel.event, cancel.recorded);
+    const settled = await handleCancellationRequested(deps, cancel.event, cancel.recorded);
     const request = await handlePaymentRequested(deps, requested.event, requested.recorded);
 
-    expect(voided).toMatchObject({ outcome: 'applied', result: 'voided' });
+    expect(settled).toMatchObject({ outcome: 'applied', result: 'nothing_to_void:key_closed' });
     expect(request).toMatchObject({ outcome: 'applied', result: 'already_final' });
-    expect(
-      await provider.ledger(authorizeKey(requested.event.data.paymentAttemptId)),
-    ).toMatchObject([{ status: 'voided' }]);
+    expect(await findAttemptByOrder(db, { orderId })).toMatchObject({ status: 'abandoned' });
+    expect(await provider.ledger(authorizeKey(requested.event.data.paymentAttemptId))).toEqual([]);
+    expect((await outboxEventsOf(db, orderId)).map((event) => event.type)).toEqual([
+      'PaymentNothingToVoid',
+    ]);
+  });
+
+  it('while the attempt is pending and the processor authorized it (the answer was lost): closing the key returns the authorization, which is then voided', async () => {
+    const requested = paymentRequested({ paymentToken: 'tok_timeout' });
+    const { orderId, paymentAttemptId } = requested.event.data;
+    const impatient = createPaymentProviderClient({ baseUrl: provider.url, timeoutMs: 300 });
+    const cancel = cancellationRequested(orderId);
+    // The request's delivery timed out: the processor authorized, nothing here knows it.
+    await expect(
+      handlePaymentRequested(depsWith(impatient), requested.event, requested.recorded),
+    ).rejects.toMatchObject({ kind: 'retryable' });
+
+    const voided = await handleCancellationRequested(
+      depsWith(client),
+      cancel.event,
+      cancel.recorded,
+    );
+
+    expect(voided).toMatchObject({ outcome: 'applied', result: 'voided' });
+    expect(await provider.ledger(authorizeKey(paymentAttemptId))).toMatchObject([
+      { status: 'voided' },
+    ]);
     expect((await outboxEventsOf(db, orderId)).map((event) => event.type)).toEqual([
       'PaymentAuthorized',
       'PaymentVoided',
     ]);
+  });
+
+  it('the processor down: a retryable failure, the cancellation row kept, nothing recorded as settled', async () => {
+    const requested = paymentRequested();
+    const { orderId } = requested.event.data;
+    await handlePaymentRequested(depsWith(client), requested.event, requested.recorded);
+    const cancel = cancellationRequested(orderId);
+
+    await expect(
+      handleCancellationRequested(
+        depsWith(unavailableProvider(client, 'connection refused')),
+        cancel.event,
+        cancel.recorded,
+      ),
+    ).rejects.toMatchObject({ kind: 'retryable' });
+
+    expect(await findAttemptByOrder(db, { orderId })).toMatchObject({ status: 'authorized' });
+    expect(await markersOf(db, cancel.recorded.id)).toBe(0);
+    const retried = await handleCancellationRequested(
+      depsWith(client),
+      cancel.event,
+      cancel.recorded,
+    );
+    expect(retried).toMatchObject({ outcome: 'applied', result: 'voided' });
   });
 
   it('after a decline: nothing to release, no call to the provider', async () => {
@@ -180,8 +237,12 @@ describe('OrderCancellationRequested', () => {
       cancel.recorded,
     );
 
-    expect(result).toMatchObject({ outcome: 'applied', result: 'nothing' });
+    expect(result).toMatchObject({ outcome: 'applied', result: 'nothing_to_void:declined' });
     expect(counting.calls.void).toBe(0);
+    expect((await outboxEventsOf(db, requested.event.data.orderId)).map((e) => e.type)).toEqual([
+      'PaymentDeclined',
+      'PaymentNothingToVoid',
+    ]);
   });
 
   it('waits for a concurrent payment request holding the order: it sees the attempt the request committed', async () => {
@@ -210,12 +271,17 @@ describe('OrderCancellationRequested', () => {
     releaseRequest();
     await request;
 
-    // Without the lock it would have read "no attempt" and let the authorization
-    // stand; with it, it sees the pending attempt, settles it and voids it.
-    expect(await cancellation).toMatchObject({ outcome: 'applied', result: 'voided' });
-    expect(await provider.ledger(authorizeKey(paymentAttemptId))).toMatchObject([
-      { status: 'voided' },
-    ]);
+    // Without the lock it would have read "no attempt" and said nothing is held,
+    // while the request went on to authorize; with it, it sees the pending
+    // attempt and closes its key, so the request can never authorize.
+    expect(await cancellation).toMatchObject({
+      outcome: 'applied',
+      result: 'nothing_to_void:key_closed',
+    });
+    expect(await client.authorize({ paymentAttemptId, amountCents, paymentToken })).toEqual({
+      kind: 'closed',
+    });
+    expect(await provider.ledger(authorizeKey(paymentAttemptId))).toEqual([]);
   });
 });
 

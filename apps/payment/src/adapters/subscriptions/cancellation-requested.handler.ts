@@ -1,8 +1,15 @@
-// OrderCancellationRequested → release the money held for the order, once:
+// OrderCancellationRequested → release the money held for the order, once, and
+// say so: the saga ends the order only after this step's event.
 //   1. record the cancellation and read the attempt, in a transaction of its own;
-//   2. if pending, settle it: ask the provider with the attempt's own key and
-//      record the answer; then, if authorized, void it with the attempt's void key;
-//   3. processOnce: mark the attempt voided and enqueue PaymentVoided, with the marker.
+//   2. if pending, settle it: close the attempt's key at the provider, which
+//      answers what it holds or fences the key, and record that; then, if
+//      authorized, void it with the attempt's void key;
+//   3. processOnce: mark the attempt voided and enqueue PaymentVoided (or
+//      PaymentNothingToVoid when nothing was held), with the marker.
+// A compensation: its consumer retries a transient failure (the provider
+// down) until it succeeds and never parks it for that (startConsumer's
+// `retryUntilSuccess`), so a cancellation completes by itself once the
+// provider is back.
 import {
   paymentStream,
   type EventOf,
@@ -16,6 +23,7 @@ import { decideOnAuthorizationAnswer } from '../../domain/authorization.decide.j
 import {
   decideOnCancellation,
   decideOnVoided,
+  nothingToVoid,
   type CancellationDecision,
 } from '../../domain/cancellation.decide.js';
 import type { PendingAttempt } from '../../domain/payment-attempt.js';
@@ -44,7 +52,11 @@ export async function handleCancellationRequested(
   // attempt and voids with the same key.
   switch (decision.kind) {
     case 'nothing':
+      return recordNothingToVoid(deps, { recorded, orderId, reason: decision.reason });
+    case 'already_voided':
       return markProcessed(deps, recorded, decision.kind);
+    case 'reject':
+      throw terminalFailure(decision.reason);
     case 'settle':
       throw new Error(`Payment attempt of order ${orderId} is still pending after settling it.`);
     case 'void':
@@ -89,20 +101,47 @@ async function recordCancellationAndDecide(
 }
 
 /**
- * A pending attempt's answer lives at the provider (or nowhere yet). Asking
- * with the attempt's own key replays a stored answer or makes the one
- * authorization the attempt stands for; a provider still busy with the same
- * key answers 409, a retryable failure, and the cancellation comes back.
- * The answer and its event are recorded as the request handler would record
- * them; the request's own redelivery then finds the attempt final.
+ * Step 3 when nothing was held: the marker and PaymentNothingToVoid commit
+ * together, so the saga hears once that the card step is done.
+ */
+async function recordNothingToVoid(
+  deps: PaymentHandlerDeps,
+  input: {
+    recorded: RecordedEvent;
+    orderId: string;
+    reason: 'no_attempt' | 'declined' | 'key_closed';
+  },
+): Promise<ProcessResult<string>> {
+  const { recorded, orderId, reason } = input;
+  return processPaymentMessage(deps, recorded, async (trx) => {
+    const attempt = await findAttemptByOrder(trx, { orderId });
+    await enqueueEvents(trx, [
+      outgoingEvent({
+        streamName: paymentStream(orderId),
+        event: nothingToVoid({ orderId, attempt, reason, now: deps.now() }),
+        causedBy: recorded,
+      }),
+    ]);
+    return `nothing_to_void:${reason}`;
+  });
+}
+
+/**
+ * A pending attempt's answer lives at the provider (or nowhere yet). Closing
+ * the attempt's key there returns a stored answer, or, with nothing stored,
+ * fences the key so that no authorization can appear under it later: only
+ * then may the cancellation say nothing is held. A request still in flight
+ * under the key answers 409, a retryable failure, and the cancellation comes
+ * back. The answer and its event are recorded as the request handler would
+ * record them; the request's own redelivery then finds the attempt final.
  */
 async function settlePending(
   deps: PaymentHandlerDeps,
   pending: PendingAttempt,
   recorded: RecordedEvent,
 ): Promise<CancellationDecision> {
-  const { attemptId: paymentAttemptId, amountCents, paymentToken, orderId } = pending;
-  const answer = await deps.provider.authorize({ paymentAttemptId, amountCents, paymentToken });
+  const { attemptId: paymentAttemptId, orderId } = pending;
+  const answer = await deps.provider.closeAuthorizationKey({ paymentAttemptId });
   return deps.db.transaction().execute(async (trx) => {
     await lockOrder(trx, orderId);
     const attempt = await findAttemptByOrder(trx, { orderId, forUpdate: true });
@@ -115,13 +154,17 @@ async function settlePending(
         return decideOnCancellation({ attempt });
       case 'record':
         await saveTransition(trx, { attempt: decision.attempt, from: 'pending', now: deps.now() });
-        await enqueueEvents(trx, [
-          outgoingEvent({
-            streamName: paymentStream(decision.event.data.orderId),
-            event: decision.event,
-            causedBy: recorded,
-          }),
-        ]);
+        // A closed key is this cancellation's own doing: its PaymentNothingToVoid
+        // tells the saga, and a PaymentUnavailable would only blur the story.
+        if (decision.event.type !== 'PaymentUnavailable') {
+          await enqueueEvents(trx, [
+            outgoingEvent({
+              streamName: paymentStream(decision.event.data.orderId),
+              event: decision.event,
+              causedBy: recorded,
+            }),
+          ]);
+        }
         return decideOnCancellation({ attempt: decision.attempt });
     }
   });

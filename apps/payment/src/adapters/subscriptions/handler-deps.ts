@@ -1,5 +1,5 @@
 import type { OutcomeListener, ProcessResult } from '@effectively-once/idempotency';
-import type { FaultPoints } from '@effectively-once/service-kit';
+import type { DeliveryAttempt, FaultPoints } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
 import type { PaymentDatabase } from '../postgres/payment.database.js';
 import type { PaymentProvider } from '../provider/payment-provider.client.js';
@@ -16,3 +16,9 @@ export interface PaymentHandlerDeps {
 
 /** processOnce's result, or `ignored` for an event this consumer does not handle. */
 export type PaymentHandleResult = ProcessResult<string> | { outcome: 'ignored' };
+
+/** A handler called outside a subscription (tests, the operations routes) has the whole budget ahead. */
+export const FIRST_DELIVERY: DeliveryAttempt = {
+  retryCount: 0,
+  maxRetryCount: Number.MAX_SAFE_INTEGER,
+};

@@ -1,14 +1,33 @@
 // The consumer payment-authorization-v1 reads the order streams: it acts on
-// two order events and acknowledges every other one as ignored.
+// three order events (authorize, capture, void) and acknowledges every other
+// one as ignored.
 import type { KnownEvent, KnownEventType } from '@effectively-once/contracts';
 import type { OrderingKey, RecordedEvent } from '@effectively-once/event-store';
 import { handleCancellationRequested } from './cancellation-requested.handler.js';
-import type { PaymentHandleResult, PaymentHandlerDeps } from './handler-deps.js';
+import type { DeliveryAttempt } from '@effectively-once/service-kit';
+import {
+  FIRST_DELIVERY,
+  type PaymentHandleResult,
+  type PaymentHandlerDeps,
+} from './handler-deps.js';
+import { handleOrderConfirmed } from './order-confirmed.handler.js';
 import { handlePaymentRequested } from './payment-requested.handler.js';
 
 /** The events this consumer acts on: its subscription group receives only these. */
 export const PAYMENT_AUTHORIZATION_EVENTS = [
   'OrderPaymentRequested',
+  'OrderConfirmed',
+  'OrderCancellationRequested',
+] as const satisfies readonly KnownEventType[];
+
+/**
+ * The steps that must happen once the saga decided them: the void of a
+ * cancelled order (a compensation) and the capture of a confirmed one. A
+ * transient failure of theirs (the processor down) is retried until it
+ * succeeds and never parked for it; a crash still counts toward parking.
+ */
+export const PAYMENT_MUST_COMPLETE = [
+  'OrderConfirmed',
   'OrderCancellationRequested',
 ] as const satisfies readonly KnownEventType[];
 
@@ -32,16 +51,19 @@ export async function handlePaymentAuthorization(
   deps: PaymentHandlerDeps,
   event: KnownEvent,
   recorded: RecordedEvent,
+  delivery: DeliveryAttempt = FIRST_DELIVERY,
 ): Promise<PaymentHandleResult> {
   switch (event.type) {
     case 'OrderPaymentRequested':
-      return handlePaymentRequested(deps, event, recorded);
+      return handlePaymentRequested(deps, event, recorded, delivery);
+    case 'OrderConfirmed':
+      return handleOrderConfirmed(deps, event, recorded);
     case 'OrderCancellationRequested':
       return handleCancellationRequested(deps, event, recorded);
     // Facts for other services, and events of streams this consumer does not
     // read: listed, so a new event type is a decision here, not a silent default.
     case 'OrderPlaced':
-    case 'OrderConfirmed':
+    case 'OrderCompensated':
     case 'OrderCancelled':
     case 'InventoryReserved':
     case 'InventoryReservationRejected':
@@ -49,6 +71,9 @@ export async function handlePaymentAuthorization(
     case 'PaymentAuthorized':
     case 'PaymentDeclined':
     case 'PaymentVoided':
+    case 'PaymentCaptured':
+    case 'PaymentNothingToVoid':
+    case 'PaymentUnavailable':
     case 'CustomerNotified':
       return { outcome: 'ignored' };
   }

@@ -21,6 +21,7 @@ import {
   countingProvider,
   crashingAfterAuthorize,
   crashingBeforeAuthorize,
+  unavailableProvider,
 } from '../../testing/provider-doubles.js';
 import type { PaymentHandlerDeps } from './handler-deps.js';
 import { handlePaymentRequested } from './payment-requested.handler.js';
@@ -234,16 +235,84 @@ describe('OrderPaymentRequested', () => {
     expect(await markersOf(db, recorded.id)).toBe(0);
   });
 
-  it('an unknown payment token: a terminal failure (parked), never retried into a charge', async () => {
-    const { event, recorded } = paymentRequested({ paymentToken: 'tok_stolen' });
+  it('a token the processor does not know: a decline with its reason, a business outcome, never a parked message', async () => {
+    const { event, recorded } = paymentRequested({ paymentToken: 'tok_aprove' });
+    const { orderId, paymentAttemptId } = event.data;
 
-    const failure = await rejectionOf(handlePaymentRequested(depsWith(client), event, recorded));
+    const result = await handlePaymentRequested(depsWith(client), event, recorded);
 
-    expect(failure).toMatchObject({
-      kind: 'terminal',
-      reason: expect.stringContaining('UNKNOWN_PAYMENT_TOKEN') as unknown,
+    expect(result).toMatchObject({ outcome: 'applied', result: 'declined' });
+    expect(await outboxEventsOf(db, orderId)).toMatchObject([
+      { type: 'PaymentDeclined', data: { paymentAttemptId, reason: 'unknown_token' } },
+    ]);
+    expect(await markersOf(db, recorded.id)).toBe(1);
+  });
+
+  it('tok_error on a delivery with retries left: a retryable failure; the key is not closed', async () => {
+    const { event, recorded } = paymentRequested({ paymentToken: 'tok_error' });
+    const counting = countingProvider(client);
+
+    const failure = await rejectionOf(
+      handlePaymentRequested(depsWith(counting), event, recorded, {
+        retryCount: 2,
+        maxRetryCount: 3,
+      }),
+    );
+
+    expect(failure).toMatchObject({ kind: 'retryable' });
+    expect(counting.calls).toMatchObject({ authorize: 1, close: 0 });
+  });
+
+  it('tok_error on the last allowed delivery: the key is closed at the processor, the attempt abandoned, PaymentUnavailable enqueued', async () => {
+    const { event, recorded } = paymentRequested({ paymentToken: 'tok_error' });
+    const { orderId, paymentAttemptId } = event.data;
+    const counting = countingProvider(client);
+    const last = { retryCount: 3, maxRetryCount: 3 };
+
+    const result = await handlePaymentRequested(depsWith(counting), event, recorded, last);
+
+    expect(result).toMatchObject({ outcome: 'applied', result: 'abandoned' });
+    expect(counting.calls).toMatchObject({ authorize: 1, close: 1 });
+    expect(await findAttemptByOrder(db, { orderId })).toMatchObject({ status: 'abandoned' });
+    expect(await outboxEventsOf(db, orderId)).toMatchObject([
+      { type: 'PaymentUnavailable', data: { orderId, paymentAttemptId } },
+    ]);
+    // The key is fenced: an authorization under it can no longer be made.
+    expect(
+      await client.authorize({ paymentAttemptId, amountCents: 2_000, paymentToken: 'tok_approve' }),
+    ).toEqual({ kind: 'closed' });
+    expect(await provider.ledger(authorizeKey(paymentAttemptId))).toEqual([]);
+  });
+
+  it('tok_timeout on the last allowed delivery: closing the key finds the stored authorization, which is recorded, not abandoned', async () => {
+    const { event, recorded } = paymentRequested({ paymentToken: 'tok_timeout' });
+    const { orderId, paymentAttemptId } = event.data;
+    const impatient = createPaymentProviderClient({ baseUrl: provider.url, timeoutMs: 300 });
+
+    const result = await handlePaymentRequested(depsWith(impatient), event, recorded, {
+      retryCount: 5,
+      maxRetryCount: 5,
     });
-    expect(await markersOf(db, recorded.id)).toBe(0);
+
+    expect(result).toMatchObject({ outcome: 'applied', result: 'authorized' });
+    const [charged] = await provider.ledger(authorizeKey(paymentAttemptId));
+    expect(await outboxEventsOf(db, orderId)).toMatchObject([
+      { type: 'PaymentAuthorized', data: { authorizationId: charged!.authorizationId } },
+    ]);
+  });
+
+  it('a processor down even for the close on the last delivery: the original failure stands (the request parks)', async () => {
+    const { event, recorded } = paymentRequested({ paymentToken: 'tok_approve' });
+    const down = unavailableProvider(client, 'connection refused');
+
+    const failure = await rejectionOf(
+      handlePaymentRequested(depsWith(down), event, recorded, { retryCount: 1, maxRetryCount: 1 }),
+    );
+
+    expect(failure).toMatchObject({ kind: 'retryable' });
+    expect(await findAttemptByOrder(db, { orderId: event.data.orderId })).toMatchObject({
+      status: 'pending',
+    });
   });
 
   it('the same request under a new message id: the provider is not asked again and nothing is emitted twice', async () => {

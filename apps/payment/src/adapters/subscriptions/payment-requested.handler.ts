@@ -5,6 +5,10 @@
 //   1. record the pending attempt, in a transaction of its own;
 //   2. call the provider with the attempt's idempotency key, outside any transaction;
 //   3. processOnce: record the answer and enqueue its event, with the message's marker.
+// On the group's last allowed delivery, a provider that still fails transiently
+// is not trusted again: step 2 closes the attempt's key at the provider
+// instead, which answers what it holds under the key or fences it, so the
+// order ends (PaymentUnavailable) with nothing held rather than a parked request.
 import {
   CONSUMERS,
   paymentStream,
@@ -12,7 +16,11 @@ import {
   type OrderPaymentRequested,
 } from '@effectively-once/contracts';
 import type { RecordedEvent } from '@effectively-once/event-store';
-import { terminalFailure, type ProcessResult } from '@effectively-once/idempotency';
+import {
+  ConsumerFailure,
+  terminalFailure,
+  type ProcessResult,
+} from '@effectively-once/idempotency';
 import { enqueueEvents } from '@effectively-once/outbox';
 import { noFaults, outgoingEvent } from '@effectively-once/service-kit';
 import {
@@ -20,6 +28,7 @@ import {
   decideOnPaymentRequest,
   type RequestDecision,
 } from '../../domain/authorization.decide.js';
+import type { PendingAttempt } from '../../domain/payment-attempt.js';
 import type { AuthorizationAnswer } from '../../domain/provider-answer.js';
 import { lockOrder } from '../postgres/order-lock.js';
 import {
@@ -28,7 +37,8 @@ import {
   saveTransition,
 } from '../postgres/payment-attempt.repository.js';
 import { isCancelled } from '../postgres/payment-cancellation.repository.js';
-import type { PaymentHandlerDeps } from './handler-deps.js';
+import type { DeliveryAttempt } from '@effectively-once/service-kit';
+import { FIRST_DELIVERY, type PaymentHandlerDeps } from './handler-deps.js';
 import { markProcessed, processPaymentMessage } from './payment-authorization.consumer.js';
 
 type PaymentRequested = EventOf<typeof OrderPaymentRequested>;
@@ -41,6 +51,7 @@ export async function handlePaymentRequested(
   deps: PaymentHandlerDeps,
   event: PaymentRequested,
   recorded: RecordedEvent,
+  delivery: DeliveryAttempt = FIRST_DELIVERY,
 ): Promise<ProcessResult<string>> {
   const decision = await recordAttempt(deps, event);
   // Crash window 1, after the attempt row committed and before the provider
@@ -56,8 +67,7 @@ export async function handlePaymentRequested(
     case 'call_provider':
       break;
   }
-  const { attemptId: paymentAttemptId, amountCents, paymentToken } = decision.attempt;
-  const answer = await deps.provider.authorize({ paymentAttemptId, amountCents, paymentToken });
+  const answer = await askProvider(deps, decision.attempt, delivery);
   // Crash window 2, after the provider answered and before step 3 committed:
   // the answer exists only at the provider. The redelivery asks again with the
   // same key and gets the stored answer (the provider replays it), so the
@@ -65,6 +75,35 @@ export async function handlePaymentRequested(
   // retryable failure, and the retry collects the answer the same way.
   if (answer.kind === 'authorized') await authorizedNotYetRecorded(deps, recorded, event);
   return recordAnswer(deps, { recorded, orderId: event.data.orderId, answer });
+}
+
+/**
+ * Step 2. A transient failure on the last allowed delivery closes the key
+ * instead of parking the request: the provider's own answer under the key
+ * (if it has one) wins, and otherwise nothing can be authorized any more. If
+ * even the close fails, the original failure stands and the request parks;
+ * the order's payment deadline then cancels it, and the cancellation closes
+ * the key the same way.
+ */
+async function askProvider(
+  deps: PaymentHandlerDeps,
+  attempt: PendingAttempt,
+  delivery: DeliveryAttempt,
+): Promise<AuthorizationAnswer> {
+  const { attemptId: paymentAttemptId, amountCents, paymentToken } = attempt;
+  try {
+    return await deps.provider.authorize({ paymentAttemptId, amountCents, paymentToken });
+  } catch (error) {
+    const lastChance = delivery.retryCount >= delivery.maxRetryCount;
+    if (!(error instanceof ConsumerFailure) || error.kind !== 'retryable' || !lastChance) {
+      throw error;
+    }
+    try {
+      return await deps.provider.closeAuthorizationKey({ paymentAttemptId });
+    } catch {
+      throw error;
+    }
+  }
 }
 
 /** The failure lab's point in crash window 2: it may hold, fail or crash the process here. */
