@@ -74,6 +74,9 @@ const consumer = startConsumer({
   store,
   consumer: CONSUMERS.inventoryReservation,
   eventTypes: INVENTORY_RESERVATION_EVENTS,
+  // Releasing a cancelled order's stock is a compensation: a transient failure
+  // is retried until it succeeds, never parked for that (ADR 0015).
+  compensations: ['OrderCancellationRequested'],
   handle: handleReservation,
   metrics,
   log: app.log,
