@@ -3,7 +3,6 @@
 // OrderPlaced stands in for a compensation: the kit knows types, not meanings.
 import { randomUUID } from 'node:crypto';
 import { orderStream } from '@effectively-once/contracts';
-import { waitUntil } from '@effectively-once/event-store/testing';
 import {
   defineConsumer,
   findMarker,
@@ -114,17 +113,16 @@ describe('startConsumer with compensations', () => {
     const orderId = randomUUID();
     const consumer = 'kit-ordinary-v1';
     const { handle, attempts } = failingThenApplying(consumer, 3);
-    const { running } = start({ consumer, orderId, handle }, false);
+    const { running, waitFor } = start({ consumer, orderId, handle }, false);
     try {
       // When it arrives
       const [placed] = await appendToOrder(store, orderId, [orderPlaced(orderId)]);
 
-      // Then its second failure parks it, and it is never applied
-      const parked = await waitUntil(async () => {
-        const [message] = await store.listParkedMessages(consumer);
-        return message;
-      }, 'the message is parked');
-      expect(parked.event.id).toBe(placed);
+      // Then its second failure, the last retry allowed, parks it, and it is never applied
+      const handedBack = settledLine(placed!, 'delivery handed back for retry');
+      await waitFor((line) => handedBack(line) && line['retryCount'] === 1, 'the last retry');
+      const parked = await store.listParkedMessages(consumer);
+      expect(parked.map((message) => message.event.id)).toEqual([placed]);
       expect(attempts.map((attempt) => attempt.retryCount)).toEqual([0, 1]);
       expect(await findMarker(db, consumer, placed!)).toBeUndefined();
     } finally {
