@@ -2,6 +2,7 @@ import type { EventStore } from '@effectively-once/event-store';
 import type { ServiceMetrics } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
 import type { OrderDatabase } from './adapters/postgres/order.database.js';
+import type { DeadlineDurations } from './domain/order-deadlines.js';
 
 /** What the order service runs on; server.ts builds them, tests build their own. */
 export interface OrderServiceDeps {
@@ -10,4 +11,6 @@ export interface OrderServiceDeps {
   readonly metrics: ServiceMetrics;
   /** The clock; the domain never reads the time itself. */
   readonly now: () => Date;
+  /** How long after placement each step of the saga may take. */
+  readonly deadlines: DeadlineDurations;
 }

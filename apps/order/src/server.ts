@@ -15,6 +15,7 @@ import { orderMigrations } from './adapters/postgres/migrations/index.js';
 import type { OrderDatabase } from './adapters/postgres/order.database.js';
 import { orderSagaHandler, startOrderSaga } from './adapters/subscriptions/order-saga.consumer.js';
 import { orderSaga } from './adapters/subscriptions/order-saga.handler.js';
+import { startDeadlineTimer } from './adapters/timers/deadline-timer.js';
 import { buildApp } from './app.js';
 import { loadOrderConfig } from './config.js';
 
@@ -32,7 +33,7 @@ try {
 const db = connect<OrderDatabase>(config.databaseUrl, { applicationName: 'order' });
 const store = openServiceEventStore(config);
 const metrics = createServiceMetrics({ service: config.service });
-const deps = { db, store, metrics, now: (): Date => new Date() };
+const deps = { db, store, metrics, now: (): Date => new Date(), deadlines: config.deadlines };
 const app = buildApp(deps, { logLevel: config.logLevel });
 registerParkedMessageRoutes(app, {
   store,
@@ -59,6 +60,11 @@ const consumer = startOrderSaga({
   hooks: lab,
   settings: consumerSettings(config),
 });
+// The saga's deadlines: timer rows in this database, fired by every running instance.
+const deadlineTimer = startDeadlineTimer({
+  deps: { db, store, now: deps.now, log: app.log },
+  pollMs: config.timerPollMs,
+});
 
 await app.listen({ host: config.host, port: config.port });
 app.log.info(`order listening on http://${config.host}:${String(config.port)}`);
@@ -68,6 +74,7 @@ onShutdownSignal({
   close: async () => {
     await lab?.close();
     await consumer.close();
+    await deadlineTimer.close();
     await app.close();
     await store.close();
     await db.destroy();

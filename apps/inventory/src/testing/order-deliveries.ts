@@ -61,6 +61,7 @@ export function orderPlaced(orderId: string, items: OrderLine[]): OrderDelivery 
         paymentToken: 'tok_approve',
         amountCents: items.reduce((sum, line) => sum + line.quantity * 1_000, 0),
         placedAt: at,
+        deadlines: null,
       },
     },
     0,

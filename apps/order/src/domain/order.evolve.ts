@@ -18,7 +18,8 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
   if (event.type === 'OrderPlaced') {
     // A second OrderPlaced cannot be decided; if one were stored, the first wins.
     if (state.status !== 'not_placed') return state;
-    const { orderId, customerEmail, items, paymentToken, amountCents, placedAt } = event.data;
+    const { orderId, customerEmail, items, paymentToken, amountCents, placedAt, deadlines } =
+      event.data;
     return {
       status: 'awaiting_inventory',
       orderId,
@@ -27,6 +28,7 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
       paymentToken,
       amountCents,
       placedAt,
+      deadlines,
     };
   }
   // Every other event follows OrderPlaced; without it there are no details to keep.

@@ -5,11 +5,13 @@ import {
   AMOUNT_CENTS,
   cancellationRequested,
   CUSTOMER_EMAIL,
+  DEADLINES,
   inventoryCompensated,
   ITEMS,
   orderCancelled,
   orderConfirmed,
   orderPlaced,
+  orderPlacedWithoutDeadlines,
   paymentCompensated,
   paymentRequested,
   PLACED_AT,
@@ -32,7 +34,14 @@ describe('evolve: the status transitions of an order', () => {
       paymentToken: 'tok_approve',
       amountCents: AMOUNT_CENTS,
       placedAt: PLACED_AT.toISOString(),
+      deadlines: DEADLINES,
     });
+  });
+
+  it('OrderPlaced stored before deadlines existed: awaiting_inventory, deadlines null', () => {
+    given()
+      .whenEvent(orderPlacedWithoutDeadlines(orderId))
+      .thenState({ status: 'awaiting_inventory', deadlines: null });
   });
 
   it('OrderPaymentRequested: awaiting_inventory -> awaiting_payment, with the attempt id', () => {

@@ -4,6 +4,7 @@
 import type {
   CancellationReason,
   CancellationRequestReason,
+  OrderDeadlines,
   OrderEvent,
   OrderLine,
 } from '@effectively-once/contracts';
@@ -30,6 +31,8 @@ export interface OrderDetails {
   readonly paymentToken: string;
   readonly amountCents: number;
   readonly placedAt: string;
+  /** When each step must have happened; null for orders placed before the saga had deadlines. */
+  readonly deadlines: OrderDeadlines | null;
 }
 
 export type Order =
@@ -57,6 +60,6 @@ export const initialOrderState = (): OrderState => ({ status: 'not_placed' });
 
 /** The placement details of an order in any status. */
 export function detailsOf(order: Order): OrderDetails {
-  const { orderId, customerEmail, items, paymentToken, amountCents, placedAt } = order;
-  return { orderId, customerEmail, items, paymentToken, amountCents, placedAt };
+  const { orderId, customerEmail, items, paymentToken, amountCents, placedAt, deadlines } = order;
+  return { orderId, customerEmail, items, paymentToken, amountCents, placedAt, deadlines };
 }

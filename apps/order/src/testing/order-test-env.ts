@@ -17,7 +17,15 @@ import { afterAll } from 'vitest';
 import { orderMigrations } from '../adapters/postgres/migrations/index.js';
 import type { OrderDatabase } from '../adapters/postgres/order.database.js';
 import { buildApp } from '../app.js';
+import type { DeadlineDurations } from '../domain/order-deadlines.js';
 import type { OrderServiceDeps } from '../order-service.deps.js';
+
+/** The configuration's defaults: 30 s for the stock, 2 min for the card, 5 min overall. */
+export const DEFAULT_DEADLINES: DeadlineDurations = {
+  inventoryMs: 30_000,
+  paymentMs: 120_000,
+  completeMs: 300_000,
+};
 
 export interface OrderTestEnv extends OrderServiceDeps {
   readonly db: Kysely<OrderDatabase>;
@@ -52,6 +60,7 @@ export async function createOrderTestEnv(): Promise<OrderTestEnv> {
     store,
     metrics: createServiceMetrics({ service: 'order' }),
     now: steppingClock(),
+    deadlines: DEFAULT_DEADLINES,
   };
   const app = buildApp(deps, { logger: false });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 // The public order API's bodies. Stable: people script against them (docs/api.md).
 import { z } from 'zod';
-import { CancellationReason } from '../events/order.events.js';
+import { CancellationReason, OrderDeadlines } from '../events/order.events.js';
 import {
   AmountCents,
   Email,
@@ -55,6 +55,8 @@ export const OrderResource = z
     amountCents: AmountCents,
     cancellationReason: CancellationReason.nullable(),
     placedAt: Timestamp,
+    /** When each step must have happened, or the order is cancelled (`timed_out`); null for orders placed before deadlines existed. */
+    deadlines: OrderDeadlines.nullable(),
     timeline: z.array(TimelineEntry),
   })
   .meta({ id: 'Order' });

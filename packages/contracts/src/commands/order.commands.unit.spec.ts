@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CancelOrder, PlaceOrder } from './order.commands.js';
+import { CancelOrder, ExpireOrder, PlaceOrder } from './order.commands.js';
 
 const orderId = '6f1c2f4e-3b7a-4c55-9d0e-2a9f0c1b7e11';
 
@@ -11,6 +11,11 @@ describe('order commands', () => {
       customerEmail: 'ada@example.com',
       items: [{ sku: 'SKU-MUG', quantity: 2 }],
       paymentToken: 'tok_approve',
+      deadlines: {
+        inventoryBy: '2026-11-30T10:00:30.000Z',
+        paymentBy: '2026-11-30T10:02:00.000Z',
+        completeBy: '2026-11-30T10:05:00.000Z',
+      },
       now,
     };
     expect(PlaceOrder.data.parse(data)).toEqual(data);
@@ -21,5 +26,11 @@ describe('order commands', () => {
     const parsed = CancelOrder.data.safeParse({ orderId });
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['now']);
+  });
+
+  it('given an ExpireOrder for a deadline the saga does not have, when parsed, then it is refused', () => {
+    const parsed = ExpireOrder.data.safeParse({ orderId, deadline: 'shipping', now: new Date() });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['deadline']);
   });
 });

@@ -56,6 +56,23 @@ export const ReleasedHoldings = z.object({
 });
 export type ReleasedHoldings = z.infer<typeof ReleasedHoldings>;
 
+/**
+ * When each step of the saga must have happened, fixed at placement: past
+ * `inventoryBy` with the stock not reserved, past `paymentBy` with the card
+ * not authorized, or past `completeBy` with the order neither confirmed nor
+ * cancelling, the order service's timer cancels the order (`timed_out`).
+ */
+export const OrderDeadlines = z.object({
+  inventoryBy: Timestamp,
+  paymentBy: Timestamp,
+  completeBy: Timestamp,
+});
+export type OrderDeadlines = z.infer<typeof OrderDeadlines>;
+
+/** The deadline a timer stands for. */
+export const OrderDeadlineName = z.enum(['inventory', 'payment', 'complete']);
+export type OrderDeadlineName = z.infer<typeof OrderDeadlineName>;
+
 export const OrderPlaced = defineEvent(
   'OrderPlaced',
   1,
@@ -66,6 +83,8 @@ export const OrderPlaced = defineEvent(
     paymentToken: PaymentToken,
     amountCents: AmountCents,
     placedAt: Timestamp,
+    /** Null on orders placed before the saga had deadlines: no timer guards them. */
+    deadlines: OrderDeadlines.nullable().default(null),
   }),
 );
 

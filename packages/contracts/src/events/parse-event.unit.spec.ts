@@ -33,6 +33,21 @@ describe('parseEvent', () => {
     if (event.type === 'OrderPlaced') expect(event.data.items[0]?.sku).toBe('SKU-MUG');
   });
 
+  it('given an OrderPlaced stored before the saga had deadlines, when parsed, then its deadlines are null', () => {
+    const event = parseEvent({ type: 'OrderPlaced', data: placed });
+    expect(event.data).toMatchObject({ deadlines: null });
+  });
+
+  it('given an OrderPlaced with deadlines, when parsed, then it keeps them', () => {
+    const deadlines = {
+      inventoryBy: '2026-11-30T10:00:30.000Z',
+      paymentBy: '2026-11-30T10:02:00.000Z',
+      completeBy: '2026-11-30T10:05:00.000Z',
+    };
+    const event = parseEvent({ type: 'OrderPlaced', data: { ...placed, deadlines } });
+    expect(event.data).toMatchObject({ deadlines });
+  });
+
   it('given an unknown type, when parsed, then it is an UNKNOWN_EVENT_TYPE violation', () => {
     const violation = violationOf(() => parseEvent({ type: 'OrderTeleported', data: {} }));
     expect(violation.code).toBe('UNKNOWN_EVENT_TYPE');
@@ -72,7 +87,11 @@ describe('parseEvent', () => {
 describe('serializeEvent and isKnownEventType', () => {
   it('given a typed event, when serialized, then it carries its schema version', () => {
     const event = parseEvent({ type: 'OrderPlaced', data: placed });
-    expect(serializeEvent(event)).toEqual({ type: 'OrderPlaced', data: placed, schemaVersion: 1 });
+    expect(serializeEvent(event)).toEqual({
+      type: 'OrderPlaced',
+      data: { ...placed, deadlines: null },
+      schemaVersion: 1,
+    });
   });
 
   it('tells the contracts’ types from foreign ones', () => {

@@ -35,9 +35,15 @@ export function orderEventId(causeId: string, index: number): string {
   return uuidv5(`${causeId}:${String(index)}`, ORDER_EVENT_ID_NAMESPACE);
 }
 
-/** The cause of the commands on an order: each succeeds at most once per order. */
-export const commandCause = (command: 'PlaceOrder' | 'CancelOrder', orderId: string): string =>
-  `${command}:${orderId}`;
+/**
+ * The cause of the commands on an order: each appends at most once per order
+ * (ExpireOrder too: whichever deadline appends first moves the order to
+ * cancelling, and every later one decides nothing).
+ */
+export const commandCause = (
+  command: 'PlaceOrder' | 'CancelOrder' | 'ExpireOrder',
+  orderId: string,
+): string => `${command}:${orderId}`;
 
 export interface TimelineEntry {
   readonly eventId: string;

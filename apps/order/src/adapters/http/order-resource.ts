@@ -26,6 +26,7 @@ export function toOrderResource({ state, revision, timeline }: PlacedOrder): Ord
         ? state.cancellationReason
         : null,
     placedAt: state.placedAt,
+    deadlines: state.deadlines,
     timeline: [...timeline],
   };
 }

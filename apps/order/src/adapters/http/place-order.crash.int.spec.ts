@@ -4,12 +4,15 @@ import { orderStream, type PlaceOrderRequest } from '@effectively-once/contracts
 import { requestFingerprint } from '@effectively-once/service-kit/idempotency-key';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { orderDeadlines } from '../../domain/order-deadlines.js';
 import { decide } from '../../domain/order.decide.js';
 import { initialOrderState } from '../../domain/order.state.js';
 import { CUSTOMER_EMAIL, ITEMS } from '../../domain/testing/order.fixtures.js';
-import { createOrderTestEnv } from '../../testing/order-test-env.js';
+import { createOrderTestEnv, DEFAULT_DEADLINES } from '../../testing/order-test-env.js';
 import { appendOrderEvents, commandCause } from '../eventStore/order-stream.js';
-import { claimOrderRequest, findOrderRequest } from '../postgres/order-request.repository.js';
+import { fireDueDeadlines } from '../timers/fire-due-deadlines.js';
+import { findOrderRequest } from '../postgres/order-request.repository.js';
+import { claimWithTimers } from './place-order.js';
 
 const env = await createOrderTestEnv();
 const body: PlaceOrderRequest = {
@@ -18,20 +21,26 @@ const body: PlaceOrderRequest = {
   paymentToken: 'tok_approve',
 };
 
-/** Step 1 of a first attempt: the key's row committed, with its order id. */
+/** Step 1 of a first attempt: the key's row committed, with its order id and its timers. */
 async function keyRowCommitted(idempotencyKey: string) {
-  return claimOrderRequest(env.db, {
-    idempotencyKey,
-    requestFingerprint: requestFingerprint(body),
-    orderId: randomUUID(),
-    createdAt: new Date('2026-11-30T08:00:00.000Z'),
-  });
+  return claimWithTimers(
+    { ...env, now: () => new Date('2026-11-30T08:00:00.000Z') },
+    { idempotencyKey, requestFingerprint: requestFingerprint(body) },
+  );
 }
 
 /** Step 2 of a first attempt: OrderPlaced appended, as the route appends it. */
 async function orderPlacedAppended(orderId: string, placedAt: Date): Promise<void> {
   const decision = decide(
-    { type: 'PlaceOrder', data: { orderId, ...body, now: placedAt } },
+    {
+      type: 'PlaceOrder',
+      data: {
+        orderId,
+        ...body,
+        deadlines: orderDeadlines(placedAt, DEFAULT_DEADLINES),
+        now: placedAt,
+      },
+    },
     initialOrderState(),
   );
   if (decision.outcome !== 'accepted') throw new Error('PlaceOrder was refused');
@@ -90,5 +99,21 @@ describe('POST /orders after a crash', () => {
 
     expect(replayed.body).toBe(recovered.body);
     expect(replayed.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('crashed after the key row, retried after its deadlines fired into the empty stream: the timers fire again on the order', async () => {
+    const key = randomUUID();
+    const row = await keyRowCommitted(key);
+    // Long after the row's time: every deadline of the order has passed.
+    const timer = { db: env.db, store: env.store, now: () => new Date(), log: env.app.log };
+    await fireDueDeadlines(timer, { limit: 1_000 });
+
+    const response = await retry(key);
+    await fireDueDeadlines(timer, { limit: 1_000 });
+
+    expect(response.statusCode).toBe(201);
+    expect(
+      (await env.store.readStream(orderStream(row.order_id))).map((event) => event.type),
+    ).toEqual(['OrderPlaced', 'OrderCancellationRequested']);
   });
 });

@@ -104,4 +104,53 @@ describe('POST /orders', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
   });
+
+  it('fixes the deadlines from the placement time, in the order and in its timer rows', async () => {
+    const response = await post(randomUUID());
+
+    const order = response.json<{ orderId: string; placedAt: string; deadlines: unknown }>();
+    const placedAt = Date.parse(order.placedAt);
+    const at = (ms: number) => new Date(placedAt + ms).toISOString();
+    expect(order.deadlines).toEqual({
+      inventoryBy: at(30_000),
+      paymentBy: at(120_000),
+      completeBy: at(300_000),
+    });
+    const rows = await env.db
+      .selectFrom('order_deadline')
+      .select(['deadline', 'due_at', 'fired_at'])
+      .where('order_id', '=', order.orderId)
+      .orderBy('due_at')
+      .execute();
+    expect(rows).toEqual([
+      { deadline: 'inventory', due_at: new Date(at(30_000)), fired_at: null },
+      { deadline: 'payment', due_at: new Date(at(120_000)), fired_at: null },
+      { deadline: 'complete', due_at: new Date(at(300_000)), fired_at: null },
+    ]);
+  });
+
+  it('writes one set of timers when two requests with one key run at once', async () => {
+    const key = randomUUID();
+
+    const [first] = await Promise.all([post(key), post(key)]);
+
+    const { orderId } = first.json<{ orderId: string }>();
+    const rows = await env.db
+      .selectFrom('order_deadline')
+      .select('deadline')
+      .where('order_id', '=', orderId)
+      .execute();
+    expect(rows).toHaveLength(3);
+  });
+
+  it('writes no timer for a request it refuses', async () => {
+    const before = await env.db.selectFrom('order_deadline').select('order_id').execute();
+
+    await post(undefined);
+    await post(randomUUID(), { ...body, items: [] });
+
+    expect(await env.db.selectFrom('order_deadline').select('order_id').execute()).toHaveLength(
+      before.length,
+    );
+  });
 });

@@ -1,7 +1,10 @@
 // POST /orders, crash-safe in three steps, each of which a retry with the same
 // Idempotency-Key can repeat:
-//   1. commit the key's row with a fresh order id (its own short transaction);
-//   2. append OrderPlaced at 'no_stream' with an id derived from the order id;
+//   1. commit the key's row with a fresh order id and the order's deadline
+//      timers (one short transaction);
+//   2. append OrderPlaced at 'no_stream' with an id derived from the order id,
+//      then re-arm the timers (a late retry's timers may have fired into the
+//      still-empty stream);
 //   3. store the response on the row.
 // A crash after 1 or 2 leaves a row without a response: the retry finds the
 // row, repeats the append (the store sees the same event id and writes
@@ -10,10 +13,12 @@ import { OrderResource, type PlaceOrderRequest } from '@effectively-once/contrac
 import { WrongExpectedRevisionError } from '@effectively-once/event-store';
 import { requestFingerprint } from '@effectively-once/service-kit/idempotency-key';
 import { randomUUID } from 'node:crypto';
+import { orderDeadlines } from '../../domain/order-deadlines.js';
 import { decide } from '../../domain/order.decide.js';
 import { initialOrderState } from '../../domain/order.state.js';
 import type { OrderServiceDeps } from '../../order-service.deps.js';
 import { appendOrderEvents, commandCause, loadOrder } from '../eventStore/order-stream.js';
+import { rearmDeadlines, scheduleDeadlines } from '../postgres/order-deadline.repository.js';
 import type { OrderRequest } from '../postgres/order-request.table.js';
 import { claimOrderRequest, saveOrderResponse } from '../postgres/order-request.repository.js';
 import { idempotencyKeyReused } from './order.problems.js';
@@ -31,7 +36,33 @@ export interface PlacedResponse {
   readonly replayed: boolean;
 }
 
-type Deps = Pick<OrderServiceDeps, 'db' | 'store'> & { readonly now: () => Date };
+type Deps = Pick<OrderServiceDeps, 'db' | 'store' | 'deadlines'> & { readonly now: () => Date };
+
+/**
+ * Step 1: the key's row and the timers of its order commit together, so
+ * every order that can ever be appended has its timers. The deadlines count
+ * from the row's time, the winner's when two requests race for one key.
+ *
+ * @example
+ * const request = await claimWithTimers(deps, { idempotencyKey, requestFingerprint });
+ */
+export async function claimWithTimers(
+  deps: Deps,
+  input: { idempotencyKey: string; requestFingerprint: string },
+): Promise<OrderRequest> {
+  return deps.db.transaction().execute(async (trx) => {
+    const request = await claimOrderRequest(trx, {
+      ...input,
+      orderId: randomUUID(),
+      createdAt: deps.now(),
+    });
+    await scheduleDeadlines(trx, {
+      orderId: request.order_id,
+      deadlines: orderDeadlines(request.created_at, deps.deadlines),
+    });
+    return request;
+  });
+}
 
 async function appendPlacement(
   deps: Deps,
@@ -42,7 +73,15 @@ async function appendPlacement(
   // Decided against an empty stream: the row's order id was minted for this key.
   // The row's time is the placement time, so a retry decides the very same event.
   const decision = decide(
-    { type: 'PlaceOrder', data: { orderId, ...input.body, now: request.created_at } },
+    {
+      type: 'PlaceOrder',
+      data: {
+        orderId,
+        ...input.body,
+        deadlines: orderDeadlines(request.created_at, deps.deadlines),
+        now: request.created_at,
+      },
+    },
     initialOrderState(),
   );
   if (decision.outcome === 'refused')
@@ -59,6 +98,7 @@ async function appendPlacement(
     // The stream exists: an earlier attempt with this key appended OrderPlaced.
     if (!(error instanceof WrongExpectedRevisionError)) throw error;
   }
+  await rearmDeadlines(deps.db, orderId);
 }
 
 /**
@@ -70,11 +110,9 @@ async function appendPlacement(
  */
 export async function placeOrder(deps: Deps, input: PlaceOrderInput): Promise<PlacedResponse> {
   const fingerprint = requestFingerprint(input.body);
-  const request = await claimOrderRequest(deps.db, {
+  const request = await claimWithTimers(deps, {
     idempotencyKey: input.idempotencyKey,
     requestFingerprint: fingerprint,
-    orderId: randomUUID(),
-    createdAt: deps.now(),
   });
   if (request.request_fingerprint !== fingerprint) throw idempotencyKeyReused();
   if (request.response !== null) {

@@ -4,6 +4,7 @@ import {
   paymentAttemptId,
   type CancellationReason,
   type CancellationRequestReason,
+  type OrderDeadlines,
   type OrderEvent,
   type ReleasedHoldings,
 } from '@effectively-once/contracts';
@@ -18,6 +19,12 @@ export const ITEMS = [
 export const AMOUNT_CENTS = 3_000;
 export const PLACED_AT = new Date('2026-11-30T10:00:00.000Z');
 export const LATER = new Date('2026-11-30T10:05:00.000Z');
+/** The default durations (30 s, 2 min, 5 min) after PLACED_AT. */
+export const DEADLINES: OrderDeadlines = {
+  inventoryBy: '2026-11-30T10:00:30.000Z',
+  paymentBy: '2026-11-30T10:02:00.000Z',
+  completeBy: '2026-11-30T10:05:00.000Z',
+};
 
 type EventOfType<Type extends string, Union> = Extract<Union, { type: Type }>;
 
@@ -30,8 +37,17 @@ export const orderPlaced = (orderId: string): EventOfType<'OrderPlaced', OrderEv
     paymentToken: 'tok_approve',
     amountCents: AMOUNT_CENTS,
     placedAt: PLACED_AT.toISOString(),
+    deadlines: DEADLINES,
   },
 });
+
+/** An OrderPlaced as stored before the saga had deadlines: read back with `deadlines: null`. */
+export const orderPlacedWithoutDeadlines = (
+  orderId: string,
+): EventOfType<'OrderPlaced', OrderEvent> => {
+  const placed = orderPlaced(orderId);
+  return { ...placed, data: { ...placed.data, deadlines: null } };
+};
 
 export const paymentRequested = (orderId: string): OrderEvent => ({
   type: 'OrderPaymentRequested',
@@ -57,9 +73,10 @@ export const orderConfirmed = (orderId: string): OrderEvent => ({
 export const cancellationRequested = (
   orderId: string,
   reason: CancellationRequestReason,
+  requestedAt: Date = LATER,
 ): OrderEvent => ({
   type: 'OrderCancellationRequested',
-  data: { orderId, reason, requestedAt: LATER.toISOString() },
+  data: { orderId, reason, requestedAt: requestedAt.toISOString() },
 });
 
 /** `released` defaults to nothing given back (the out-of-stock ending). */

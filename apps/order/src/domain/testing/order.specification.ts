@@ -3,7 +3,12 @@
 // command, an event or a saga input arrives, then these events (or this refusal).
 import type { OrderEvent } from '@effectively-once/contracts';
 import { expect } from 'vitest';
-import { decide, type OrderCommand, type OrderRefusalCode } from '../order.decide.js';
+import {
+  decide,
+  type DeadlineRefusalCode,
+  type OrderCommand,
+  type OrderRefusalCode,
+} from '../order.decide.js';
 import { evolve, evolveAll } from '../order.evolve.js';
 import { decideOrderSaga, type OrderSagaInput } from '../order-saga.decide.js';
 import type { OrderState } from '../order.state.js';
@@ -11,7 +16,7 @@ import type { OrderState } from '../order.state.js';
 export interface OrderSpecification {
   when(command: OrderCommand): {
     then(expected: readonly OrderEvent[]): void;
-    thenRefused(code: OrderRefusalCode): void;
+    thenRefused(code: OrderRefusalCode | DeadlineRefusalCode): void;
   };
   whenSaga(input: OrderSagaInput, now: Date): { then(expected: readonly OrderEvent[]): void };
   whenEvent(event: OrderEvent): { thenState(expected: Partial<OrderState>): void };
