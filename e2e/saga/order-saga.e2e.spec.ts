@@ -22,7 +22,7 @@ const authorizationsOf = async (orderId: string) =>
   (await api.ledger()).filter((entry) => entry.idempotencyKey === `authorize:${orderId}:1`);
 
 describe('the order saga', () => {
-  it('confirms an order with exactly one reservation, one authorization and one email', async () => {
+  it('confirms an order with exactly one reservation, one captured authorization and one email', async () => {
     const sku = uniqueSku('happy');
     await api.restock(sku, 5);
 
@@ -40,7 +40,13 @@ describe('the order saga', () => {
       'OrderConfirmed',
     ]);
     expect(await settledStock(sku)).toMatchObject({ sku, available: 3, reserved: 0 });
-    expect(await authorizationsOf(order.orderId)).toHaveLength(1);
+    // Payment captures the authorization when it hears OrderConfirmed.
+    const authorizations = await api.waitFor(
+      () => authorizationsOf(order.orderId),
+      (list) => list.length === 1 && list[0]?.status === 'captured',
+      'one captured authorization',
+    );
+    expect(authorizations).toMatchObject([{ status: 'captured' }]);
     const emails = await api.waitFor(
       () => api.emails(order.orderId),
       (list) => list.length > 0,
@@ -81,10 +87,14 @@ describe('the order saga', () => {
     const order = await api.waitForStatus(placed.body.orderId);
 
     expect(order).toMatchObject({ status: 'cancelled', cancellationReason: 'payment_declined' });
+    // Cancelled only once both compensations are recorded: the stock released
+    // and the card settled (nothing to void after a decline).
     expect(order.timeline.map((entry) => entry.type)).toEqual([
       'OrderPlaced',
       'OrderPaymentRequested',
       'OrderCancellationRequested',
+      'OrderCompensated',
+      'OrderCompensated',
       'OrderCancelled',
     ]);
     expect(await settledStock(sku)).toMatchObject({ sku, available: 5, reserved: 0 });
@@ -94,6 +104,23 @@ describe('the order saga', () => {
       'the email',
     );
     expect(emails[0]?.subject).toMatch(/cancel/i);
+    expect(emails[0]?.text).toContain('The 2 items set aside for you were put back');
+    expect(emails[0]?.text).toContain('Nothing was held on your card');
+  });
+
+  it('declines a token the card processor does not know, instead of leaving the order waiting', async () => {
+    const sku = uniqueSku('typo');
+    await api.restock(sku, 5);
+
+    const placed = await api.placeOrder({
+      items: [{ sku, quantity: 1 }],
+      paymentToken: 'tok_aprove',
+    });
+    const order = await api.waitForStatus(placed.body.orderId);
+
+    expect(order).toMatchObject({ status: 'cancelled', cancellationReason: 'payment_declined' });
+    expect(await settledStock(sku)).toMatchObject({ sku, available: 5, reserved: 0 });
+    expect(await authorizationsOf(order.orderId)).toHaveLength(0);
   });
 
   it('answers the same POST /orders twice with one key with one order', async () => {
@@ -152,6 +179,13 @@ describe('the order saga', () => {
       30_000,
     );
     expect(authorizations).toMatchObject([{ status: 'voided' }]);
+    // The email goes out after the void: it can say the hold was released.
+    const emails = await api.waitFor(
+      () => api.emails(order.orderId),
+      (list) => list.length === 1,
+      'the cancellation email',
+    );
+    expect(emails[0]?.text).toContain('The hold on your card was released');
   });
 
   it('never oversells: 100 concurrent orders against 30 units', async () => {

@@ -6,7 +6,7 @@ import {
   Email,
   OrderId,
   OrderLines,
-  PaymentTokenFormat,
+  PaymentToken,
   Timestamp,
 } from '../events/values.js';
 
@@ -20,7 +20,12 @@ export const PlaceOrderRequest = z
   .object({
     customerEmail: Email,
     items: OrderLines,
-    paymentToken: PaymentTokenFormat,
+    /**
+     * Any non-empty string passes the schema; one that is not in the card
+     * processor's token format (PaymentTokenFormat) is refused with 422
+     * PAYMENT_TOKEN_MALFORMED before anything starts.
+     */
+    paymentToken: PaymentToken,
   })
   .strict()
   .meta({ id: 'PlaceOrderRequest' });

@@ -25,6 +25,12 @@ export const PROBLEMS = {
     meaning:
       'POST /api/orders and POST /api/inventory/{sku}/restock need an `Idempotency-Key` header: 1-255 printable ASCII characters.',
   },
+  PAYMENT_TOKEN_MALFORMED: {
+    status: 422,
+    title: 'The payment token is not a card token',
+    meaning:
+      'The token is not in the card processor\'s format (tok_ followed by lower-case letters, digits or "_"). Nothing was placed; fix the token. A token in that format the processor does not know is accepted and ends as a declined payment.',
+  },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
     title: 'The Idempotency-Key was used with another request body',

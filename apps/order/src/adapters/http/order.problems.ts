@@ -28,6 +28,14 @@ export const idempotencyKeyRequired = (): ProblemError =>
 export const idempotencyKeyReused = (): ProblemError =>
   sharedIdempotencyKeyReused('A key stands for one order; use a new key for a different order.');
 
+export const paymentTokenMalformed = (detail: string): ProblemError =>
+  new ProblemError({
+    status: 422,
+    code: 'PAYMENT_TOKEN_MALFORMED',
+    title: 'The payment token is not a card token',
+    detail: `paymentToken ${detail}. Nothing was placed.`,
+  });
+
 export const invalidCursor = (): ProblemError =>
   new ProblemError({
     status: 400,

@@ -6,6 +6,7 @@ import {
   OrderIdParams,
   OrderList,
   OrderResource,
+  PaymentTokenFormat,
   PlaceOrderRequest,
 } from '@effectively-once/contracts';
 import { EventMetadataSchema } from '@effectively-once/event-store';
@@ -16,7 +17,7 @@ import type { OrderServiceDeps } from '../../order-service.deps.js';
 import { cancelOrder } from './cancel-order.js';
 import { listOrders } from './list-orders.js';
 import { loadOrder } from '../eventStore/order-stream.js';
-import { idempotencyKeyRequired, orderNotFound } from './order.problems.js';
+import { idempotencyKeyRequired, orderNotFound, paymentTokenMalformed } from './order.problems.js';
 import { isPlaced, toOrderResource } from './order-resource.js';
 import { placeOrder } from './place-order.js';
 
@@ -52,6 +53,10 @@ export function registerOrderRoutes(app: FastifyZodInstance, deps: OrderServiceD
     async (request, reply) => {
       const idempotencyKey = request.headers['idempotency-key'];
       if (idempotencyKey === undefined) throw idempotencyKeyRequired();
+      // Checked before the key is claimed: a refused request leaves nothing behind.
+      const token = PaymentTokenFormat.safeParse(request.body.paymentToken);
+      if (!token.success)
+        throw paymentTokenMalformed(token.error.issues[0]?.message ?? 'is malformed');
       const { resource, replayed } = await placeOrder(deps, {
         idempotencyKey,
         body: request.body,

@@ -62,7 +62,7 @@ export const orderPaths: ZodOpenApiPathsObject = {
           headers: PlacedHeaders,
         },
         '400': problemResponse(['VALIDATION_FAILED', 'MALFORMED_JSON', 'IDEMPOTENCY_KEY_REQUIRED']),
-        '422': problemResponse(['IDEMPOTENCY_KEY_REUSED']),
+        '422': problemResponse(['IDEMPOTENCY_KEY_REUSED', 'PAYMENT_TOKEN_MALFORMED']),
         ...UPSTREAM_FAILURES,
       },
     },
