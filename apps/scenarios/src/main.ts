@@ -61,9 +61,12 @@ if (running !== undefined && !running.faults.enabled) {
   );
   process.exit(2);
 }
+// A stack started for one scenario gets the settings it is written for; your
+// environment still wins, and a stack for several runs stays as configured.
+const sole = names.length === 1 ? findScenario(names[0] ?? '') : undefined;
 const connected: ConnectedStack =
   running === undefined
-    ? await startLabStack({ repoRoot: REPO_ROOT, env: config.env })
+    ? await startLabStack({ repoRoot: REPO_ROOT, env: { ...sole?.stackEnv, ...config.env } })
     : { stack: running, origin: `the running stack (${config.stateFile})`, stop: async () => {} };
 if (!values.json) process.stdout.write(`Running against ${connected.origin}\n`);
 

@@ -103,6 +103,12 @@ const INHERITED = [
   'EVENTSTORE_CONNECTION_STRING',
   // The services' /admin routes (parked messages) exist only when it is set.
   'ADMIN_TOKEN',
+  // The order saga's deadlines and their timer (docs/saga.md): a lab stack
+  // with short deadlines shows a deadline passing in seconds.
+  'ORDER_INVENTORY_DEADLINE_MS',
+  'ORDER_PAYMENT_DEADLINE_MS',
+  'ORDER_COMPLETE_DEADLINE_MS',
+  'ORDER_TIMER_POLL_MS',
 ];
 
 /**

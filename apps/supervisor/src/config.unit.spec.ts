@@ -39,6 +39,21 @@ describe('loadSupervisorConfig', () => {
     });
   });
 
+  it("passes the order saga's deadline settings to the children as they are", () => {
+    const config = loadSupervisorConfig({
+      ORDER_INVENTORY_DEADLINE_MS: '3000',
+      ORDER_PAYMENT_DEADLINE_MS: '6000',
+      ORDER_COMPLETE_DEADLINE_MS: '9000',
+      ORDER_TIMER_POLL_MS: '100',
+    });
+    expect(config.inheritedEnv).toEqual({
+      ORDER_INVENTORY_DEADLINE_MS: '3000',
+      ORDER_PAYMENT_DEADLINE_MS: '6000',
+      ORDER_COMPLETE_DEADLINE_MS: '9000',
+      ORDER_TIMER_POLL_MS: '100',
+    });
+  });
+
   it('given no lab settings, then fault injection is off and the state file is .stack/stack.json in the repository', () => {
     const config = loadSupervisorConfig({ FAULTS_TOKEN: 'a-token-that-is-long-enough' });
     expect(config.faults).toEqual({ enabled: false });

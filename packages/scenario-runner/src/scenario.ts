@@ -46,6 +46,12 @@ export interface Scenario {
   readonly title: string;
   /** What happens and what should hold, in two or three sentences. */
   readonly summary: string;
+  /**
+   * Settings the scenario is written for (short saga deadlines, say). A stack
+   * started for this scenario alone gets them (its e2e run, `pnpm scenario
+   * <name>`); on any other lab stack it runs too, only slower.
+   */
+  readonly stackEnv?: Readonly<Record<string, string>>;
   run(context: ScenarioContext): Promise<void>;
 }
 

@@ -8,6 +8,7 @@ import { crashAfterClaim } from './crash-after-claim.js';
 import { crashAfterEmailSent } from './crash-after-email-sent.js';
 import { crashAfterProviderAuthorized } from './crash-after-provider-authorized.js';
 import { crashBeforeAck } from './crash-before-ack.js';
+import { deadlineAfterCrash } from './deadline-after-crash.js';
 import { duplicateDelivery } from './duplicate-delivery.js';
 import { malformedEvent } from './malformed-event.js';
 import { oldReplay } from './old-replay.js';
@@ -45,6 +46,7 @@ export const SCENARIOS: readonly Scenario[] = [
   providerOutageIsolation,
   orderingKey,
   slowSmtp,
+  deadlineAfterCrash,
 ];
 
 const onDemand = [
