@@ -16,6 +16,9 @@ import {
   orderPlaced,
   paymentAuthorized,
   paymentDeclined,
+  paymentNothingToVoid,
+  paymentUnavailable,
+  paymentVoided,
 } from '../../domain/testing/order.fixtures.js';
 import { createOrderTestEnv, publish } from '../../testing/order-test-env.js';
 import {
@@ -67,7 +70,7 @@ describe('the order saga', () => {
     });
   });
 
-  it('cancels an order whose payment is declined once its stock is released', async () => {
+  it('cancels an order whose payment is declined once its stock is released and its card settled', async () => {
     const orderId = await placedOrder();
     await deliver(inventoryStream(orderId), inventoryReserved(orderId));
 
@@ -77,10 +80,28 @@ describe('the order saga', () => {
       cancellationReason: 'payment_declined',
     });
     await deliver(inventoryStream(orderId), inventoryReleased(orderId));
+    // Stock is back, but until payment says nothing is held the order is not cancelled.
+    expect(await statusOf(orderId)).toMatchObject({ status: 'cancelling' });
+    await deliver(paymentStream(orderId), paymentNothingToVoid(orderId));
 
     expect(await statusOf(orderId)).toMatchObject({
       status: 'cancelled',
       cancellationReason: 'payment_declined',
+    });
+  });
+
+  it('cancels a cancelling order whichever compensation comes last: the void first, the stock second', async () => {
+    const orderId = await placedOrder();
+    await deliver(inventoryStream(orderId), inventoryReserved(orderId));
+    await deliver(paymentStream(orderId), paymentUnavailable(orderId));
+
+    await deliver(paymentStream(orderId), paymentVoided(orderId));
+    expect(await statusOf(orderId)).toMatchObject({ status: 'cancelling' });
+    await deliver(inventoryStream(orderId), inventoryReleased(orderId));
+
+    expect(await statusOf(orderId)).toMatchObject({
+      status: 'cancelled',
+      cancellationReason: 'payment_unavailable',
     });
   });
 

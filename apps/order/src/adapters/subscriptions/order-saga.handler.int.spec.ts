@@ -114,15 +114,16 @@ describe('order-saga-v1', () => {
     expect(await orderEventTypes(orderId)).toEqual([]);
   });
 
-  it('ignores PaymentVoided without a transaction: the saga does not wait for it', async () => {
+  it('ignores PaymentCaptured without a transaction: a confirmed order has nothing left to decide', async () => {
     const orderId = await placedOrder();
     const { event, recorded } = await publish(env.store, paymentStream(orderId), {
-      type: 'PaymentVoided',
+      type: 'PaymentCaptured',
       data: {
         orderId,
         paymentAttemptId: `${orderId}:1`,
         authorizationId: 'auth-1',
-        voidedAt: new Date().toISOString(),
+        amountCents: 3_000,
+        capturedAt: new Date().toISOString(),
       },
     });
 
