@@ -5,6 +5,7 @@ import {
   EmailList,
   Ledger,
   OrderResource,
+  PaymentView,
   StockLevel,
   type OrderStatus,
 } from '@effectively-once/contracts';
@@ -46,8 +47,12 @@ export function apiClient(gatewayUrl: string, adminToken: string) {
         },
       }),
     order: (orderId: string) => callJson(OrderResource, url(`/orders/${orderId}`)),
+    /** The payment service's view of the order's attempt (404 before payment was requested). */
+    payment: (orderId: string) => callJson(PaymentView, url(`/payments/${orderId}`)),
     cancelOrder: (orderId: string) =>
-      callJson(OrderResource, url(`/orders/${orderId}/cancel`), { method: 'POST' }),
+      callJson(OrderResource, url(`/orders/${orderId}/cancel`), {
+        method: 'POST',
+      }),
     /** A restock under a new Idempotency-Key. */
     restock: (sku: string, quantity: number) =>
       callJson(StockLevel, url(`/inventory/${sku}/restock`), {
@@ -59,7 +64,10 @@ export function apiClient(gatewayUrl: string, adminToken: string) {
     restockAs: async (call: RestockCall) => {
       const response = await fetch(url(`/inventory/${call.sku}/restock`), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'idempotency-key': call.idempotencyKey },
+        headers: {
+          'content-type': 'application/json',
+          'idempotency-key': call.idempotencyKey,
+        },
         body: JSON.stringify({ quantity: call.quantity }),
         ...(call.timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(call.timeoutMs) }),
       });
