@@ -1,7 +1,9 @@
 // The console on a real event store: live saga events and delivery outcomes
 // over SSE, parked messages and their replay, the POST guard, and the tokens
-// it holds never leaving it. The scenario runner is the only fake (it would
-// need a whole stack); metrics scrape no process.
+// it holds never leaving it. Two fakes: the scenario runner (it would need a
+// whole stack) and the service behind the gateway's admin route, which the
+// console asks to replay (its own judgement is tested in the service kit);
+// metrics scrape no process.
 import { EventEmitter } from 'node:events';
 import {
   CONSUMERS,
@@ -16,6 +18,7 @@ import {
   type NewEvent,
 } from '@effectively-once/event-store';
 import { receive } from '@effectively-once/event-store/testing';
+import { createHttpServer, ProblemError } from '@effectively-once/service-kit';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
@@ -39,19 +42,52 @@ const bundle = await buildWebBundle();
 const ADMIN_TOKEN = 'admin-token-held-by-the-console-1';
 const LAB_TOKEN = 'lab-token-held-by-the-console-22';
 
-function stackWith(adminToken: string | undefined): StackTarget {
-  return testStackTarget({
-    databases: oneDatabaseForAll(url),
-    faults: { enabled: true, token: LAB_TOKEN },
-    ...(adminToken === undefined ? {} : { adminToken }),
-  });
-}
-
 const closers: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const close of closers.reverse()) await close();
   await store.close();
 });
+
+/**
+ * The gateway with the service behind it, faked as one server: it records
+ * each admin request and answers POST /api/admin/{service}/parked/replay with
+ * what `answer` says, replaying through the store as the service would.
+ */
+async function startFakeGateway() {
+  const requests: { url: string; authorization: string | undefined }[] = [];
+  let refusal: ProblemError | undefined;
+  const gateway = createHttpServer({ service: 'fake-gateway', logger: false });
+  gateway.post('/api/admin/:service/parked/replay', async (request) => {
+    requests.push({ url: request.url, authorization: request.headers.authorization });
+    if (refusal !== undefined) throw refusal;
+    const consumer = new URL(request.url, 'http://gateway').searchParams.get('consumer') ?? '';
+    const replayed = (await store.listParkedMessages(consumer)).length;
+    await store.replayParkedMessages(consumer);
+    return { consumer, replayed, forced: 0 };
+  });
+  await gateway.listen({ host: '127.0.0.1', port: 0 });
+  closers.push(() => gateway.close());
+  const address = gateway.server.address();
+  if (address === null || typeof address === 'string') throw new Error('not listening');
+  return {
+    url: `http://127.0.0.1:${String(address.port)}`,
+    requests,
+    refuseWith: (problem: ProblemError | undefined) => {
+      refusal = problem;
+    },
+  };
+}
+
+const fakeGateway = await startFakeGateway();
+
+function stackWith(adminToken: string | undefined): StackTarget {
+  return testStackTarget({
+    gatewayUrl: fakeGateway.url,
+    databases: oneDatabaseForAll(url),
+    faults: { enabled: true, token: LAB_TOKEN },
+    ...(adminToken === undefined ? {} : { adminToken }),
+  });
+}
 
 async function startConsole(input: { adminToken: string | undefined }) {
   const config = loadConsoleConfig({
@@ -331,21 +367,63 @@ describe('parked messages', () => {
     });
 
     // When the operator replays that consumer's parked messages from the page
+    const asked = fakeGateway.requests.length;
     const replay = await fetch(`${withOperator.baseUrl}/api/console/parked/replay`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: withOperator.baseUrl },
       body: JSON.stringify({ consumer }),
     });
 
-    // Then one was replayed, the consumer gets the same event again, and nothing is left parked
+    // Then the console asked the owning service, with the admin token, and passes its answer on
+    expect(fakeGateway.requests.slice(asked)).toEqual([
+      {
+        url: `/api/admin/payment/parked/replay?consumer=${consumer}`,
+        authorization: `Bearer ${ADMIN_TOKEN}`,
+      },
+    ]);
     expect(replay.status).toBe(200);
     expect(await replay.json()).toEqual({ consumer, replayed: 1 });
+    // And the consumer gets the same event again, and nothing is left parked
     const again = await deliveries.next();
     expect(again.event.id).toBe(poison.id);
     await again.ack();
     await subscription.close();
     const after = await fetch(`${withOperator.baseUrl}/api/console/parked`);
     expect(await after.json()).toEqual({ parked: [] });
+  });
+
+  it('passes on the service’s refusal of a replay beyond the replay horizon, with the messages it names', async () => {
+    // Given a service that refuses: a parked message is older than its horizon and has no marker
+    const eventId = randomUUID();
+    fakeGateway.refuseWith(
+      new ProblemError({
+        status: 409,
+        code: 'PARKED_REPLAY_BEYOND_HORIZON',
+        title: 'Parked messages older than the replay horizon are not replayed',
+        detail: `1 parked message(s) of inventory-demand-v1 (${eventId}) were recorded more than 30 days ago.`,
+        extensions: { refused: [{ eventId }] },
+      }),
+    );
+
+    // When the operator replays from the page
+    const replay = await fetch(`${withOperator.baseUrl}/api/console/parked/replay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: withOperator.baseUrl },
+      body: JSON.stringify({ consumer: CONSUMERS.inventoryDemand }),
+    });
+    fakeGateway.refuseWith(undefined);
+
+    // Then the page gets the same problem, to show in its status line
+    expect(replay.status).toBe(409);
+    expect(replay.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await replay.json()).toMatchObject({
+      code: 'PARKED_REPLAY_BEYOND_HORIZON',
+      detail: expect.stringContaining(eventId) as unknown,
+      refused: [{ eventId }],
+    });
+    expect(fakeGateway.requests.at(-1)?.url).toBe(
+      `/api/admin/inventory/parked/replay?consumer=${CONSUMERS.inventoryDemand}`,
+    );
   });
 
   it('refuses a replay with 409 OPERATOR_ACTIONS_OFF when the stack has no admin token', async () => {

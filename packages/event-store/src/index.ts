@@ -52,6 +52,7 @@ export {
   type OrderingKeySource,
   type ParkedMessage,
   type PersistentSubscription,
+  type ReplayParkedOptions,
   type StartFrom,
   type SubscriptionFilter,
   type SubscriptionGroupChanges,

@@ -22,6 +22,12 @@ const PER_INSTANCE_HINTS = [
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * How far back a consumer's messages may come again unless it says otherwise:
+ * its markers are kept at least this long, and a new subscription group starts here.
+ */
+export const DEFAULT_REPLAY_HORIZON_MS = 30 * DAY_MS;
+
 export interface ConsumerDefinition {
   /** Stable logical name ending in its version, e.g. `inventory-reservation-v1`. */
   name: string;
@@ -77,7 +83,7 @@ export function assertConsumerName(name: string): void {
  */
 export function defineConsumer(definition: ConsumerDefinition): Consumer {
   assertConsumerName(definition.name);
-  const replayHorizonMs = definition.replayHorizonMs ?? 30 * DAY_MS;
+  const replayHorizonMs = definition.replayHorizonMs ?? DEFAULT_REPLAY_HORIZON_MS;
   if (!Number.isFinite(replayHorizonMs) || replayHorizonMs <= 0) {
     throw new InvalidConsumerError(
       `Consumer "${definition.name}": replayHorizonMs must be a positive number of milliseconds, got ${String(replayHorizonMs)}.`,

@@ -1,6 +1,7 @@
 export { CLAIM_SQL, claimMessage, claimMessages } from './claim.js';
 export {
   assertConsumerName,
+  DEFAULT_REPLAY_HORIZON_MS,
   defineConsumer,
   InvalidConsumerError,
   type Consumer,
@@ -16,10 +17,13 @@ export { classifyFailure, type FailureClass } from './failure-classifier.js';
 export {
   countMarkers,
   findMarker,
+  judgeReplays,
   pruneMarkers,
   RetentionError,
+  type JudgedReplay,
   type PruneOptions,
 } from './markers.js';
+export { judgeReplay, type ReplayCandidate, type ReplayVerdict } from './replay-safety.js';
 export {
   assertMessageRef,
   InvalidMessageError,

@@ -4,7 +4,7 @@ import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { describe, expect, it } from 'vitest';
 import { type InventoryDatabase, inventoryMigrations } from '../examples/inventory/index.js';
 import { defineConsumer } from './consumer.js';
-import { findMarker, pruneMarkers, RetentionError } from './markers.js';
+import { findMarker, judgeReplays, pruneMarkers, RetentionError } from './markers.js';
 
 const { db } = await createTestDatabase<InventoryDatabase>(inventoryMigrations);
 const DAY = 24 * 60 * 60 * 1000;
@@ -55,5 +55,33 @@ describe('markers', () => {
     await expect(prune).rejects.toBeInstanceOf(RetentionError);
     await expect(prune).rejects.toThrow(/replay horizon is 2592000000 ms/);
     expect(await findMarker(db, consumer.name, 'evt-1')).toBeDefined();
+  });
+
+  it('judgeReplays finds the markers of the candidates in one go and judges each', async () => {
+    // Given a consumer with a 7-day horizon, one old message still marked,
+    // and two unmarked ones, one recent and one old
+    const consumer = defineConsumer({ name: 'judged-consumer-v1', replayHorizonMs: 7 * DAY });
+    await markerAged(consumer.name, 'old-marked', 10 * DAY);
+    await markerAged('other-consumer-v1', 'old-unmarked', 10 * DAY);
+    const recordedAgo = (ms: number) => new Date(now.getTime() - ms);
+
+    // When
+    const judged = await judgeReplays(db, {
+      consumer,
+      now,
+      candidates: [
+        { messageId: 'old-marked', recordedAt: recordedAgo(10 * DAY) },
+        { messageId: 'recent-unmarked', recordedAt: recordedAgo(DAY) },
+        { messageId: 'old-unmarked', recordedAt: recordedAgo(10 * DAY) },
+      ],
+    });
+
+    // Then another consumer's marker does not count
+    expect(judged.map(({ messageId, verdict }) => [messageId, verdict])).toEqual([
+      ['old-marked', 'duplicate'],
+      ['recent-unmarked', 'within_horizon'],
+      ['old-unmarked', 'beyond_horizon'],
+    ]);
+    expect(await judgeReplays(db, { consumer, now, candidates: [] })).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Consumer } from './consumer.js';
+import { judgeReplay, type ReplayCandidate, type ReplayVerdict } from './replay-safety.js';
 import {
   markerView,
   type IdempotencyTables,
@@ -41,6 +42,51 @@ export async function findMarker<Database extends IdempotencyTables>(
     .where('consumer_name', '=', consumerName)
     .where('message_id', '=', messageId)
     .executeTakeFirst();
+}
+
+/** One message's verdict, with whatever the caller keeps alongside it. */
+export type JudgedReplay<Candidate extends ReplayCandidate = ReplayCandidate> = Candidate & {
+  readonly verdict: ReplayVerdict;
+};
+
+/**
+ * The verdict on replaying each message to `consumer` (see judgeReplay),
+ * with its markers looked up in one query. Decide before asking the store to
+ * replay: the store knows neither markers nor horizons.
+ *
+ * @example
+ * const refused = (await judgeReplays(db, { consumer, candidates, now: new Date() }))
+ *   .filter((judged) => judged.verdict === 'beyond_horizon');
+ */
+export async function judgeReplays<
+  Database extends IdempotencyTables,
+  Candidate extends ReplayCandidate,
+>(
+  db: Kysely<Database>,
+  input: { consumer: Consumer; candidates: readonly Candidate[]; now: Date },
+): Promise<JudgedReplay<Candidate>[]> {
+  const { consumer, candidates, now } = input;
+  if (candidates.length === 0) return [];
+  const markers = await markerView(db)
+    .selectFrom('processed_message')
+    .select('message_id')
+    .where('consumer_name', '=', consumer.name)
+    .where(
+      'message_id',
+      'in',
+      candidates.map((candidate) => candidate.messageId),
+    )
+    .execute();
+  const marked = new Set(markers.map((marker) => marker.message_id));
+  return candidates.map((candidate) => ({
+    ...candidate,
+    verdict: judgeReplay({
+      recordedAt: candidate.recordedAt,
+      markerFound: marked.has(candidate.messageId),
+      replayHorizonMs: consumer.replayHorizonMs,
+      now,
+    }),
+  }));
 }
 
 export class RetentionError extends Error {

@@ -32,7 +32,7 @@ export interface ServiceConfig {
   adminToken: string | undefined;
   /** Lab mode (FAULTS_ENABLED, FAULTS_TOKEN): off unless both are set. */
   faults: FaultsConfig;
-  /** Consumer tuning (CONSUMER_CONCURRENCY, CONSUMER_MESSAGE_TIMEOUT_MS, CONSUMER_MAX_RETRY_COUNT). */
+  /** Consumer tuning (CONSUMER_CONCURRENCY, CONSUMER_MESSAGE_TIMEOUT_MS, CONSUMER_MAX_RETRY_COUNT, CONSUMER_NEW_GROUP_START). */
   consumer: ConsumerConfig;
 }
 

@@ -24,7 +24,12 @@ describe('loadServiceConfig', () => {
       eventStore: { backend: 'postgres', maxEventBytes: 1_048_576, pollIntervalMs: 500 },
       eventStoreDatabaseUrl: EVENT_STORE_DATABASE_URL,
       faults: { enabled: false },
-      consumer: { concurrency: 4, messageTimeoutMs: 30_000, maxRetryCount: 30 },
+      consumer: {
+        concurrency: 4,
+        messageTimeoutMs: 30_000,
+        maxRetryCount: 30,
+        newGroupStart: 'horizon',
+      },
     });
   });
 
@@ -119,11 +124,29 @@ describe('lab mode and consumer tuning', () => {
 
     // Then lab mode is on, and startConsumer gets the tuning through consumerSettings
     expect(config.faults).toEqual({ enabled: true, token: TOKEN });
-    expect(config.consumer).toEqual({ concurrency: 1, messageTimeoutMs: 3000, maxRetryCount: 5 });
+    expect(config.consumer).toEqual({
+      concurrency: 1,
+      messageTimeoutMs: 3000,
+      maxRetryCount: 5,
+      newGroupStart: 'horizon',
+    });
     expect(consumerSettings(config)).toEqual({
       concurrency: 1,
       groupSettings: { messageTimeoutMs: 3000, maxRetryCount: 5 },
     });
+  });
+
+  it('passes a full replay for new groups on only when CONSUMER_NEW_GROUP_START=start asks for it', () => {
+    const load = (CONSUMER_NEW_GROUP_START: string) =>
+      loadServiceConfig({
+        service: 'inventory',
+        defaultPort: 3002,
+        env: { DATABASE_URL, EVENT_STORE_DATABASE_URL, CONSUMER_NEW_GROUP_START },
+      });
+
+    expect(consumerSettings(load('start')).groupSettings).toMatchObject({ startFrom: 'start' });
+    expect(consumerSettings(load('horizon')).groupSettings).not.toHaveProperty('startFrom');
+    expect(() => load('beginning')).toThrow(/CONSUMER_NEW_GROUP_START must be horizon or start/);
   });
 
   it('keeps lab mode off when FAULTS_ENABLED is false or empty, whatever the token', () => {

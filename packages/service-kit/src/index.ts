@@ -66,8 +66,8 @@ export {
   BlockedList,
   ParkedList,
   registerParkedMessageRoutes,
-  ReplayedParked,
 } from './http/parked-messages.routes.js';
+export { registerParkedReplayRoutes, ReplayedParked } from './http/parked-replay.routes.js';
 export {
   registerConsumerOperationRoutes,
   type OperatedConsumer,

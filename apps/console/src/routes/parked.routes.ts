@@ -1,7 +1,9 @@
 // Parked messages of every consumer group, and the way back for them. The
-// console reads the store directly because each service's /admin/parked covers
-// only its own consumers; acting with that authority needs the same opt-in:
-// a replay is allowed only when the stack has an admin token.
+// console lists them from the store directly, because each service's
+// /admin/parked covers only its own consumers. A replay it leaves to the
+// service that owns the consumer (replay-through-service.ts): only that
+// service can tell a safe replay from one that could apply a message twice.
+// Acting with that authority needs the same opt-in: an admin token.
 import {
   EventStoreError,
   type EventStore,
@@ -10,7 +12,8 @@ import {
 import { ProblemError, type FastifyZodInstance } from '@effectively-once/service-kit';
 import { ParkedList, ReplayedParked, ReplayParked, type ParkedView } from '../api/console.api.js';
 import type { ConsoleConfig } from '../config.js';
-import { CONSOLE_CONSUMERS, isConsumerName } from './console-consumers.js';
+import { CONSOLE_CONSUMERS, CONSUMER_SERVICES, isConsumerName } from './console-consumers.js';
+import { replayThroughService } from './replay-through-service.js';
 
 /** A group its service has not created yet (it never ran) has nothing parked. */
 async function parkedOf(store: EventStore, consumer: string): Promise<ParkedMessage[]> {
@@ -37,8 +40,10 @@ function toParkedView(consumer: string, { event, reason }: ParkedMessage): Parke
 
 /**
  * GET /api/console/parked lists every group's parked messages (no payloads);
- * POST /api/console/parked/replay `{ consumer }` makes one group's deliverable
- * again: 409 OPERATOR_ACTIONS_OFF without an admin token, 404 UNKNOWN_CONSUMER.
+ * POST /api/console/parked/replay `{ consumer }` asks the owning service to
+ * make one group's deliverable again, and answers what it answered (409
+ * PARKED_REPLAY_BEYOND_HORIZON among them): 409 OPERATOR_ACTIONS_OFF without
+ * an admin token, 404 UNKNOWN_CONSUMER.
  *
  * @example
  * registerParkedRoutes(app, { store, config });
@@ -62,7 +67,8 @@ export function registerParkedRoutes(
     { schema: { body: ReplayParked, response: { 200: ReplayedParked } } },
     async (request) => {
       const { consumer } = request.body;
-      if (deps.config.stack.adminToken === undefined) {
+      const { adminToken, gatewayUrl } = deps.config.stack;
+      if (adminToken === undefined) {
         throw new ProblemError({
           status: 409,
           code: 'OPERATOR_ACTIONS_OFF',
@@ -79,10 +85,10 @@ export function registerParkedRoutes(
           detail: `The saga's consumers are ${CONSOLE_CONSUMERS.join(', ')}, not ${consumer}.`,
         });
       }
-      const parked = await parkedOf(store, consumer);
-      if (parked.length > 0) await store.replayParkedMessages(consumer);
-      request.log.info({ consumer, replayed: parked.length }, 'parked messages replayed');
-      return { consumer, replayed: parked.length };
+      const service = CONSUMER_SERVICES[consumer];
+      const answer = await replayThroughService({ gatewayUrl, adminToken, service, consumer });
+      request.log.info({ consumer, replayed: answer.replayed }, 'parked messages replayed');
+      return answer;
     },
   );
 }

@@ -1,13 +1,17 @@
 // The part of @eventstore/db-client's EventStoreDBClient that persistent
-// subscriptions use, narrowed so unit tests can stand in a fake for it.
+// subscriptions and group administration use, narrowed so unit tests can
+// stand in a fake for it.
 import type {
   AppendResult,
   AppendToStreamOptions,
   EventData,
+  Filter,
   PersistentAction,
   PersistentSubscriptionToAllInfo,
   PersistentSubscriptionToAllSettings,
   PersistentSubscriptionToStreamSettings,
+  Position,
+  ReadAllOptions,
   RecordedEvent as EsdbRecordedEvent,
   ReadStreamOptions,
 } from '@eventstore/db-client';
@@ -33,8 +37,21 @@ export interface EsdbClient {
   readStream(
     streamName: string,
     options?: ReadStreamOptions,
-  ): AsyncIterable<{ event?: EsdbRecordedEvent | undefined }>;
+  ): AsyncIterable<{
+    event?: EsdbRecordedEvent | undefined;
+    /** With resolveLinkTos: the link itself, whose revision is its place in the linking stream. */
+    link?: { readonly revision: bigint } | undefined;
+  }>;
+  /** Only what finding a position by time needs of each event. */
+  readAll(
+    options?: ReadAllOptions,
+  ): AsyncIterable<{ event?: { readonly position: Position; readonly created: Date } | undefined }>;
   getPersistentSubscriptionToAllInfo(group: string): Promise<PersistentSubscriptionToAllInfo>;
+  createPersistentSubscriptionToAll(
+    group: string,
+    settings: PersistentSubscriptionToAllSettings,
+    options: { filter: Filter },
+  ): Promise<void>;
   updatePersistentSubscriptionToAll(
     group: string,
     settings: PersistentSubscriptionToAllSettings,
@@ -45,7 +62,13 @@ export interface EsdbClient {
     settings: PersistentSubscriptionToStreamSettings,
   ): Promise<void>;
   deletePersistentSubscriptionToStream(streamName: string, group: string): Promise<void>;
-  replayParkedMessagesToStream(streamName: string, group: string): Promise<void>;
+  /** `stopAt`: the parked stream's revision to stop before; all parked messages when absent. */
+  replayParkedMessagesToAll(group: string, options?: { stopAt?: bigint }): Promise<void>;
+  replayParkedMessagesToStream(
+    streamName: string,
+    group: string,
+    options?: { stopAt?: bigint },
+  ): Promise<void>;
   subscribeToPersistentSubscriptionToAll(
     group: string,
     options: { bufferSize: number },

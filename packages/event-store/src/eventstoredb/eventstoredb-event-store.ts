@@ -9,10 +9,10 @@ import { assertGroupName, parseGroupChanges, parseGroupSettings } from '../port/
 import { DEFAULT_MAX_EVENT_BYTES, validateAppend } from '../port/validate-append.js';
 import { subscribeToEsdbCatchUp } from './catch-up-subscription.js';
 import { mapErrors } from './errors.js';
-import { createEsdbGroup, deleteEsdbGroup, replayEsdbParked, updateEsdbGroup } from './groups.js';
+import { createEsdbGroup, deleteEsdbGroup, updateEsdbGroup } from './groups.js';
 import { toEsdbFilter } from './mapping.js';
 import type { OrderingGate } from './ordering-gate.js';
-import { listEsdbParked } from './parked.js';
+import { listEsdbParked, replayEsdbParked } from './parked.js';
 import { subscribeToEsdbGroup } from './persistent-subscription.js';
 import { readEsdbAll, readEsdbStream } from './reads.js';
 import { serverVersionCheck, type ServerFeaturesSource } from './server-version.js';
@@ -140,11 +140,11 @@ export function eventStoreDBEventStoreOn(
         await ready();
         return listEsdbParked(client, group);
       }),
-    replayParkedMessages: (group) =>
+    replayParkedMessages: (group, replayOptions = {}) =>
       mapErrors(async () => {
         assertGroupName(group);
         await ready();
-        await replayEsdbParked(client, group);
+        await replayEsdbParked(client, group, replayOptions.eventIds);
       }),
     // What this store's open connections hold back; EventStoreDB itself knows no keys.
     listBlockedMessages: (group) =>

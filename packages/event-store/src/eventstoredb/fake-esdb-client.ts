@@ -5,9 +5,15 @@ import type {
   EventData,
   PersistentAction,
   PersistentSubscriptionToAllSettings,
+  Position,
+  ReadAllOptions,
   RecordedEvent as EsdbRecordedEvent,
 } from '@eventstore/db-client';
-import { persistentSubscriptionToAllSettingsFromDefaults } from '@eventstore/db-client';
+import {
+  BACKWARDS,
+  PersistentSubscriptionDoesNotExistError,
+  persistentSubscriptionToAllSettingsFromDefaults,
+} from '@eventstore/db-client';
 import { deliveryQueue } from './delivery-queue.js';
 import type { EsdbClient, EsdbGroupSubscription, EsdbResolved } from './esdb-client.js';
 
@@ -67,22 +73,47 @@ export function esdbEvent(overrides: Partial<EsdbRecordedEvent> = {}): EsdbRecor
   } as EsdbRecordedEvent;
 }
 
+/** $all in the fake: every stream's events in position order, paged as the server pages them. */
+function readAllOf(streams: ReadonlyMap<string, EsdbRecordedEvent[]>, options: ReadAllOptions) {
+  const position = (event: EsdbRecordedEvent) => event.position?.commit ?? 0n;
+  let events = [...streams.values()].flat().sort((a, b) => Number(position(a) - position(b)));
+  const backwards = options.direction === BACKWARDS;
+  if (backwards) events.reverse();
+  const from = options.fromPosition;
+  if (typeof from === 'object') {
+    // Inclusive, as the server is.
+    events = events.filter((event) =>
+      backwards ? position(event) <= from.commit : position(event) >= from.commit,
+    );
+  }
+  return events.slice(0, Number(options.maxCount ?? events.length));
+}
+
 export function fakeEsdbClient(
   input: {
     serverVersion?: string;
     groupSettings?: Partial<PersistentSubscriptionToAllSettings>;
+    /** Whether getPersistentSubscriptionToAllInfo finds the group; true by default. */
+    groupExists?: boolean;
   } = {},
 ) {
   const streams = new Map<string, EsdbRecordedEvent[]>();
+  /** Parked streams: the event each entry links to, and the entry's revision. */
+  const links = new Map<string, { event: EsdbRecordedEvent; revision: bigint }[]>();
   /** Every append and settlement in order, e.g. "append eo-retry-g", "group: ack". */
   const log: string[] = [];
   const group = fakeGroupSubscription(log, 'group');
   const retries = fakeGroupSubscription(log, 'retries');
   let settings = persistentSubscriptionToAllSettingsFromDefaults(input.groupSettings);
   const calls: string[] = [];
+  /** The settings of each group created on $all, in order. */
+  const created: { group: string; settings: PersistentSubscriptionToAllSettings }[] = [];
+  let lastPosition = 0n;
 
-  const append = (stream: string, event: EventData) => {
+  /** Appends as the server would: the next revision of the stream, the next position of $all. */
+  const append = (stream: string, event: EventData, recordedAt?: Date) => {
     const events = streams.get(stream) ?? [];
+    lastPosition += 1n;
     const recorded = esdbEvent({
       streamId: stream,
       id: event.id,
@@ -90,9 +121,17 @@ export function fakeEsdbClient(
       data: event.data,
       metadata: event.metadata,
       revision: BigInt(events.length),
+      position: { commit: lastPosition, prepare: lastPosition },
+      ...(recordedAt === undefined ? {} : { created: recordedAt }),
     } as Partial<EsdbRecordedEvent>);
     streams.set(stream, [...events, recorded]);
     return recorded;
+  };
+
+  /** Parks `event` in `parkedStream` as the server does: a link, at the stream's next revision. */
+  const park = (parkedStream: string, event: EsdbRecordedEvent, revision?: bigint) => {
+    const entries = links.get(parkedStream) ?? [];
+    links.set(parkedStream, [...entries, { event, revision: revision ?? BigInt(entries.length) }]);
   };
 
   const client: EsdbClient & { capabilities: Promise<{ serverVersion: string }> } = {
@@ -104,6 +143,14 @@ export function fakeEsdbClient(
       return Promise.resolve({ success: true, nextExpectedRevision: revision });
     },
     async *readStream(stream, options = {}) {
+      const parked = links.get(stream);
+      if (parked !== undefined) {
+        for (const entry of parked) {
+          await Promise.resolve();
+          yield { event: entry.event, link: { revision: entry.revision } };
+        }
+        return;
+      }
       let events = [...(streams.get(stream) ?? [])];
       if (options.direction === 'backwards') events.reverse();
       else if (typeof options.fromRevision === 'bigint') {
@@ -115,10 +162,28 @@ export function fakeEsdbClient(
         yield { event };
       }
     },
-    getPersistentSubscriptionToAllInfo: () =>
-      Promise.resolve({ settings } as Awaited<
-        ReturnType<EsdbClient['getPersistentSubscriptionToAllInfo']>
-      >),
+    async *readAll(options = {}) {
+      for (const event of readAllOf(streams, options)) {
+        await Promise.resolve();
+        yield { event: event as EsdbRecordedEvent & { position: Position } };
+      }
+    },
+    getPersistentSubscriptionToAllInfo: (groupName) =>
+      input.groupExists === false
+        ? Promise.reject(
+            new PersistentSubscriptionDoesNotExistError(undefined, {
+              streamName: '$all',
+              groupName,
+            }),
+          )
+        : Promise.resolve({ settings } as Awaited<
+            ReturnType<EsdbClient['getPersistentSubscriptionToAllInfo']>
+          >),
+    createPersistentSubscriptionToAll: (groupName, groupSettings) => {
+      calls.push('createPersistentSubscriptionToAll');
+      created.push({ group: groupName, settings: groupSettings });
+      return Promise.resolve();
+    },
     updatePersistentSubscriptionToAll: (_group, next) => {
       calls.push('updatePersistentSubscriptionToAll');
       settings = next;
@@ -129,9 +194,18 @@ export function fakeEsdbClient(
       return Promise.resolve();
     },
     deletePersistentSubscriptionToStream: () => Promise.resolve(),
-    replayParkedMessagesToStream: () => Promise.resolve(),
+    replayParkedMessagesToAll: (_group, options) => {
+      calls.push(`replayParkedMessagesToAll stopAt=${String(options?.stopAt ?? 'none')}`);
+      return Promise.resolve();
+    },
+    replayParkedMessagesToStream: (stream, _group, options) => {
+      calls.push(
+        `replayParkedMessagesToStream ${stream} stopAt=${String(options?.stopAt ?? 'none')}`,
+      );
+      return Promise.resolve();
+    },
     subscribeToPersistentSubscriptionToAll: () => group,
     subscribeToPersistentSubscriptionToStream: () => retries,
   };
-  return { client, streams, log, calls, group, retries, append };
+  return { client, streams, log, calls, created, group, retries, append, park };
 }

@@ -5,10 +5,16 @@ import {
   PersistentSubscriptionDoesNotExistError,
   type EventStoreDBClient,
 } from '@eventstore/db-client';
-import type { SubscriptionGroupChanges, SubscriptionGroupSettings } from '../port/subscription.js';
+import {
+  isTimeStart,
+  type SubscriptionGroupChanges,
+  type SubscriptionGroupSettings,
+} from '../port/subscription.js';
+import type { EsdbClient } from './esdb-client.js';
 import { readGroupOptions, writeGroupOptions } from './group-options.js';
 import { applyEsdbChanges, esdbSettingsDiffer, toEsdbFilter, toEsdbSettings } from './mapping.js';
 import { ensureRetryGroup, retryStreamOf } from './retry-schedule.js';
+import { positionRecordedSince, refuseExistingGroup } from './start-at-time.js';
 
 async function ignoreMissingGroup(action: () => Promise<void>): Promise<void> {
   try {
@@ -20,11 +26,18 @@ async function ignoreMissingGroup(action: () => Promise<void>): Promise<void> {
 
 /** @example await createEsdbGroup(client, 'billing-v1', parseGroupSettings({ maxRetryCount: 3 })); */
 export async function createEsdbGroup(
-  client: EventStoreDBClient,
+  client: EsdbClient,
   group: string,
   settings: SubscriptionGroupSettings,
 ): Promise<void> {
-  const esdbSettings = toEsdbSettings(settings);
+  const { startFrom } = settings;
+  if (isTimeStart(startFrom)) await refuseExistingGroup(client, group);
+  const esdbSettings = toEsdbSettings({
+    ...settings,
+    startFrom: isTimeStart(startFrom)
+      ? await positionRecordedSince(client, startFrom.recordedAtOrAfter)
+      : startFrom,
+  });
   await client.createPersistentSubscriptionToAll(group, esdbSettings, {
     filter: toEsdbFilter(settings.filter),
   });
@@ -57,10 +70,4 @@ export async function deleteEsdbGroup(client: EventStoreDBClient, group: string)
   await ignoreMissingGroup(() =>
     client.deletePersistentSubscriptionToStream(retryStreamOf(group), group),
   );
-}
-
-/** Both parked lists: the group's own, and its retry stream's. */
-export async function replayEsdbParked(client: EventStoreDBClient, group: string): Promise<void> {
-  await client.replayParkedMessagesToAll(group);
-  await ignoreMissingGroup(() => client.replayParkedMessagesToStream(retryStreamOf(group), group));
 }

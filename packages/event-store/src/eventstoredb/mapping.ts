@@ -13,12 +13,13 @@ import {
   type RecordedEvent as EsdbRecordedEvent,
 } from '@eventstore/db-client';
 import { parseRecordedEvent, type RecordedEvent } from '../port/envelope.js';
-import type {
-  ConsumerStrategy,
-  StartFrom,
-  SubscriptionFilter,
-  SubscriptionGroupChanges,
-  SubscriptionGroupSettings,
+import {
+  isTimeStart,
+  type ConsumerStrategy,
+  type StartFrom,
+  type SubscriptionFilter,
+  type SubscriptionGroupChanges,
+  type SubscriptionGroupSettings,
 } from '../port/subscription.js';
 
 function escapeRegex(text: string): string {
@@ -52,6 +53,9 @@ export function toEsdbStrategy(strategy: ConsumerStrategy): string {
 function toEsdbStart(startFrom: StartFrom): PersistentSubscriptionToAllSettings['startFrom'] {
   if (startFrom === 'start') return START;
   if (startFrom === 'end') return END;
+  // createEsdbGroup finds the position of a time first: the server takes none.
+  if (isTimeStart(startFrom))
+    throw new Error('A start at a time must be found as a position first.');
   return { commit: startFrom.commit, prepare: startFrom.prepare };
 }
 

@@ -13,6 +13,8 @@ export type EventStoreErrorCode =
   | 'INVALID_SUBSCRIPTION_SETTINGS'
   | 'SUBSCRIPTION_GROUP_EXISTS'
   | 'SUBSCRIPTION_GROUP_NOT_FOUND'
+  /** EventStoreDB replays parked messages in the order they were parked, never one out of the middle. */
+  | 'PARKED_REPLAY_OUT_OF_ORDER'
   | 'INVALID_NACK'
   | 'DELIVERY_ALREADY_SETTLED'
   | 'EVENT_STORE_UNAVAILABLE'

@@ -5,6 +5,7 @@ import type {
   CatchUpSubscription,
   ParkedMessage,
   PersistentSubscription,
+  ReplayParkedOptions,
   SubscriptionFilter,
   SubscriptionGroupChanges,
   SubscriptionGroupSettings,
@@ -87,8 +88,13 @@ export interface EventStore {
   deleteSubscriptionGroup(group: string): Promise<void>;
   subscribeToGroup(group: string, options?: SubscribeToGroupOptions): PersistentSubscription;
   listParkedMessages(group: string): Promise<ParkedMessage[]>;
-  /** Makes every parked message of the group deliverable again, with its original event id. */
-  replayParkedMessages(group: string): Promise<void>;
+  /**
+   * Makes the group's parked messages (all, or those of `eventIds`)
+   * deliverable again, with their original event ids. EventStoreDB replays a
+   * parked list only from its oldest message on: a selection that skips an
+   * older parked message there is refused with PARKED_REPLAY_OUT_OF_ORDER.
+   */
+  replayParkedMessages(group: string, options?: ReplayParkedOptions): Promise<void>;
   /** The messages of a group with an ordering key that wait behind an earlier one of their key, oldest first. */
   listBlockedMessages(group: string): Promise<BlockedMessage[]>;
   close(): Promise<void>;

@@ -41,8 +41,24 @@ export interface OrderingKey {
   readonly supersedeParkedWith: readonly string[];
 }
 
-/** Where a new group starts: the first event, the end at creation, or a position (inclusive). */
-export type StartFrom = 'start' | 'end' | GlobalPosition;
+/**
+ * Where a new group starts: the first event, the end at creation, a position
+ * (inclusive), or a time. `{ recordedAtOrAfter }` starts right after the last
+ * event recorded before that time, so no event older than it is delivered
+ * (events still being appended while the group is created come too, as with
+ * `end`). A consumer's replay horizon is such a time: history older than it
+ * may have lost its markers, so a new group must not hand it over again.
+ */
+export type StartFrom = 'start' | 'end' | GlobalPosition | TimeStart;
+
+export interface TimeStart {
+  readonly recordedAtOrAfter: Date;
+}
+
+/** Whether a group starts at a time, which each back end turns into a position when it creates the group. */
+export function isTimeStart(startFrom: StartFrom): startFrom is TimeStart {
+  return typeof startFrom === 'object' && 'recordedAtOrAfter' in startFrom;
+}
 
 export interface SubscriptionGroupSettings {
   readonly filter: SubscriptionFilter;
@@ -98,7 +114,12 @@ const ChangesSchema = z.object({
 const SettingsSchema = ChangesSchema.extend({
   orderingKey: OrderingKeySchema.optional(),
   filter: FilterSchema,
-  startFrom: z.union([z.literal('start'), z.literal('end'), position]),
+  startFrom: z.union([
+    z.literal('start'),
+    z.literal('end'),
+    position,
+    z.object({ recordedAtOrAfter: z.date() }),
+  ]),
 });
 
 /** EventStoreDB's defaults, except `startFrom`, which is `end` there too. */
@@ -183,6 +204,15 @@ export interface PersistentSubscription extends AsyncIterable<Delivery> {
 /** A catch-up subscription: every matching event after a position, then new ones as they come. */
 export interface CatchUpSubscription extends AsyncIterable<RecordedEvent> {
   close(): Promise<void>;
+}
+
+export interface ReplayParkedOptions {
+  /**
+   * Only these parked messages, by event id; every parked message of the
+   * group when absent. Ids that are not parked (any more) are left alone, so
+   * a message parked after the caller looked is never replayed unseen.
+   */
+  readonly eventIds?: readonly string[];
 }
 
 export interface ParkedMessage {

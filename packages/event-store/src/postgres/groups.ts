@@ -5,12 +5,14 @@ import {
   assertGroupName,
   parseGroupChanges,
   parseGroupSettings,
+  isTimeStart,
   type ConsumerStrategy,
   type OrderingKey,
   type StartFrom,
   type SubscriptionFilter,
   type SubscriptionGroupChanges,
   type SubscriptionGroupSettings,
+  type TimeStart,
 } from '../port/subscription.js';
 import type { EventStoreTables } from './event-store.tables.js';
 
@@ -48,11 +50,55 @@ function toFilter(kind: string, values: string[]): SubscriptionFilter {
  * `end` is the snapshot's xmin: transactions still running at creation commit
  * after it, so their events count as new, even when their positions are lower.
  */
-function initialCursor(startFrom: StartFrom) {
+function initialCursor(startFrom: Exclude<StartFrom, TimeStart>) {
   if (startFrom === 'start') return sql`'0'::xid8, 0`;
   if (startFrom === 'end') return sql`pg_snapshot_xmin(pg_current_snapshot()), 0`;
   // Inclusive, as in EventStoreDB: start just before the given position.
   return sql`${startFrom.commit.toString()}::xid8, ${(startFrom.prepare - 1n).toString()}::bigint`;
+}
+
+function exists(group: string): SubscriptionGroupError {
+  return new SubscriptionGroupError(
+    'SUBSCRIPTION_GROUP_EXISTS',
+    `Subscription group "${group}" already exists.`,
+  );
+}
+
+/**
+ * The cursor of a group that starts at a time: the last event recorded before
+ * it, found walking es_event_global_order_idx backwards, so the walk reads the
+ * events since that time, not the log's whole history. No such event: from
+ * the start. Never above the snapshot's xmin, as for `end`: a transaction
+ * still running commits after the cursor. Checked for an existing group
+ * first, since every service start asks to create its group again.
+ */
+async function cursorBefore(db: Kysely<EventStoreTables>, group: string, since: Date) {
+  const existing = await db
+    .selectFrom('es_subscription_group')
+    .select('group_id')
+    .where('group_name', '=', group)
+    .executeTakeFirst();
+  if (existing !== undefined) throw exists(group);
+  const { rows } = await sql<{ transaction_id: string; global_position: string }>`
+    WITH last_old AS (
+      SELECT e.transaction_id, e.global_position FROM es_event e
+       WHERE e.created_at < ${since}
+       ORDER BY e.transaction_id DESC, e.global_position DESC
+       LIMIT 1
+    ), candidate AS (
+      SELECT transaction_id, global_position FROM last_old
+      UNION ALL
+      SELECT '0'::xid8, 0::bigint WHERE NOT EXISTS (SELECT 1 FROM last_old)
+    )
+    SELECT c.transaction_id::text AS transaction_id, c.global_position::text AS global_position
+      FROM (SELECT transaction_id, global_position FROM candidate
+            UNION ALL
+            SELECT pg_snapshot_xmin(pg_current_snapshot()), 0::bigint) c
+     ORDER BY c.transaction_id, c.global_position
+     LIMIT 1`.execute(db);
+  const [cursor] = rows;
+  if (cursor === undefined) throw new Error('The cursor query returned no row.');
+  return sql`${cursor.transaction_id}::xid8, ${cursor.global_position}::bigint`;
 }
 
 function notFound(group: string): SubscriptionGroupError {
@@ -81,21 +127,20 @@ export async function createGroup(
         ? filter.types
         : [];
   const key = orderingKeyColumns(settings.orderingKey);
+  const { startFrom } = settings;
+  const cursor = isTimeStart(startFrom)
+    ? await cursorBefore(db, group, startFrom.recordedAtOrAfter)
+    : initialCursor(startFrom);
   const { rows } = await sql<{ group_id: number }>`
     INSERT INTO es_subscription_group (group_name, filter_kind, filter_values, max_retry_count, message_timeout_ms,
                                        max_in_flight, consumer_strategy, ordering_key_from, ordering_key_field,
                                        supersede_parked_with, cursor_transaction_id, cursor_global_position)
     VALUES (${group}, ${filter.kind}, ${[...values]}::text[], ${settings.maxRetryCount}, ${settings.messageTimeoutMs},
             ${settings.maxInFlight}, ${settings.consumerStrategy}, ${key.ordering_key_from}, ${key.ordering_key_field},
-            ${key.supersede_parked_with}::text[], ${initialCursor(settings.startFrom)})
+            ${key.supersede_parked_with}::text[], ${cursor})
     ON CONFLICT (group_name) DO NOTHING
     RETURNING group_id`.execute(db);
-  if (rows.length === 0) {
-    throw new SubscriptionGroupError(
-      'SUBSCRIPTION_GROUP_EXISTS',
-      `Subscription group "${group}" already exists.`,
-    );
-  }
+  if (rows.length === 0) throw exists(group);
 }
 
 export async function updateGroup(

@@ -38,19 +38,38 @@ export async function listParked(
   }));
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Every parked message of the group, or only those whose event id is listed. */
+function selected(eventIds: readonly string[] | undefined) {
+  if (eventIds === undefined) return sql`true`;
+  // Event ids are UUIDs here: any other string names no event, and must not fail the cast.
+  const ids = eventIds.filter((id) => UUID.test(id));
+  return sql`global_position IN (SELECT e.global_position FROM es_event e
+                                  WHERE e.event_id = ANY(${ids}::uuid[]))`;
+}
+
 /**
- * Makes every parked message deliverable again, retry count back at zero, and
- * wakes the consumers. A superseded one is replayed too: it then comes back
- * in its place in its key's order, before the later messages still waiting.
+ * Makes the parked messages (all, or those of `eventIds`) deliverable again,
+ * retry count back at zero, and wakes the consumers. A superseded one is
+ * replayed too: it then comes back in its place in its key's order, before
+ * the later messages still waiting.
+ *
+ * @example
+ * await replayParked(db, 'inventory-demand-v1', [eventId]);
  */
-export async function replayParked(db: Kysely<EventStoreTables>, group: string): Promise<void> {
+export async function replayParked(
+  db: Kysely<EventStoreTables>,
+  group: string,
+  eventIds?: readonly string[],
+): Promise<void> {
   const { group_id } = await loadGroup(db, group);
   await sql`
     WITH replayed AS (
       UPDATE es_subscription_message
          SET status = 'pending', deliveries = 0, park_reason = NULL, not_before = NULL,
              superseded_by = NULL, superseded_by_type = NULL
-       WHERE group_id = ${group_id} AND status = 'parked'
+       WHERE group_id = ${group_id} AND status = 'parked' AND ${selected(eventIds)}
       RETURNING 1
     )
     SELECT pg_notify(${APPENDED_CHANNEL}, '') WHERE EXISTS (SELECT 1 FROM replayed)`.execute(db);

@@ -98,7 +98,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
         }),
       ),
     listParkedMessages: (group) => listParked(db, group),
-    replayParkedMessages: (group) => replayParked(db, group),
+    replayParkedMessages: (group, replayOptions = {}) =>
+      replayParked(db, group, replayOptions.eventIds),
     listBlockedMessages: (group) => listBlocked(db, group),
     close: async () => {
       await subscriptions.closeAll();

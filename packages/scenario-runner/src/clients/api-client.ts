@@ -2,6 +2,7 @@
 // Every answer is parsed with the contracts' schemas.
 import { randomUUID } from 'node:crypto';
 import {
+  DemandList,
   EmailList,
   Ledger,
   OrderResource,
@@ -50,9 +51,7 @@ export function apiClient(gatewayUrl: string, adminToken: string) {
     /** The payment service's view of the order's attempt (404 before payment was requested). */
     payment: (orderId: string) => callJson(PaymentView, url(`/payments/${orderId}`)),
     cancelOrder: (orderId: string) =>
-      callJson(OrderResource, url(`/orders/${orderId}/cancel`), {
-        method: 'POST',
-      }),
+      callJson(OrderResource, url(`/orders/${orderId}/cancel`), { method: 'POST' }),
     /** A restock under a new Idempotency-Key. */
     restock: (sku: string, quantity: number) =>
       callJson(StockLevel, url(`/inventory/${sku}/restock`), {
@@ -64,10 +63,7 @@ export function apiClient(gatewayUrl: string, adminToken: string) {
     restockAs: async (call: RestockCall) => {
       const response = await fetch(url(`/inventory/${call.sku}/restock`), {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'idempotency-key': call.idempotencyKey,
-        },
+        headers: { 'content-type': 'application/json', 'idempotency-key': call.idempotencyKey },
         body: JSON.stringify({ quantity: call.quantity }),
         ...(call.timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(call.timeoutMs) }),
       });
@@ -78,6 +74,11 @@ export function apiClient(gatewayUrl: string, adminToken: string) {
       };
     },
     stock: (sku: string) => callJson(StockLevel, url(`/inventory/${sku}`)),
+    /** The demand tally of one SKU: how many orders and units inventory-demand-v1 counted. */
+    demand: async (sku: string) =>
+      (await callJson(DemandList, url('/inventory/demand'))).demand.find(
+        (line) => line.sku === sku,
+      ),
     emails: async (orderId: string) =>
       (await callJson(EmailList, url(`/emails?orderId=${orderId}`))).emails,
     ledger: async () => (await callJson(Ledger, url('/payments/ledger'))).authorizations,

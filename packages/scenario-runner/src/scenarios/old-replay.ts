@@ -5,29 +5,17 @@
 // is the way to redo old work). To show it without waiting months, the
 // scenario moves one order's event and marker 200 days into the past, in the
 // embedded event store's table: this scenario runs on the embedded store only.
-import { sql } from 'kysely';
 import { orderStream } from '@effectively-once/contracts';
-import { connect } from '@effectively-once/postgres';
-import type { Scenario, ScenarioContext } from '../scenario.js';
-import { serviceDatabase } from '../stack/lab-stack.js';
-import { DEMAND, entry } from './support.js';
+import type { Scenario } from '../scenario.js';
+import {
+  ageEventAndDemandMarker,
+  DEMAND,
+  demandMarkerExists,
+  entry,
+  orderPlacedOf,
+} from './support.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-async function markerExists(context: ScenarioContext, messageId: string): Promise<boolean> {
-  const inventory = connect<unknown>(serviceDatabase(context.stack, 'inventory'), {
-    maxConnections: 1,
-  });
-  try {
-    const { rows } = await sql`SELECT 1 FROM processed_message
-                                WHERE consumer_name = ${DEMAND} AND message_id = ${messageId}`.execute(
-      inventory,
-    );
-    return rows.length > 0;
-  } finally {
-    await inventory.destroy();
-  }
-}
 
 export const oldReplay: Scenario = {
   name: 'old-replay',
@@ -40,20 +28,8 @@ export const oldReplay: Scenario = {
     const recent = await context.placeOrder({ sku, quantity: 2 });
     await context.waitForOrder(old, ['confirmed']);
     await context.waitForOrder(recent, ['confirmed']);
-    const placedOf = async (orderId: string) => {
-      const store = context.openStore();
-      try {
-        const placed = (await store.readStream(orderStream(orderId))).find(
-          (event) => event.type === 'OrderPlaced',
-        );
-        if (placed === undefined) throw new Error(`Order ${orderId} has no OrderPlaced.`);
-        return placed;
-      } finally {
-        await store.close();
-      }
-    };
-    const oldPlaced = await placedOf(old);
-    const recentPlaced = await placedOf(recent);
+    const oldPlaced = await orderPlacedOf(context, old);
+    const recentPlaced = await orderPlacedOf(context, recent);
     await context.waitForJournal(
       'the tally to count the old order',
       entry({ kind: 'acked', consumer: DEMAND, messageId: oldPlaced.id }),
@@ -62,25 +38,7 @@ export const oldReplay: Scenario = {
       'the tally to count the recent order',
       entry({ kind: 'acked', consumer: DEMAND, messageId: recentPlaced.id }),
     );
-
-    const eventStore = connect<unknown>(serviceDatabase(context.stack, 'eventStore'), {
-      maxConnections: 1,
-    });
-    const inventory = connect<unknown>(serviceDatabase(context.stack, 'inventory'), {
-      maxConnections: 1,
-    });
-    try {
-      await sql`UPDATE es_event SET created_at = created_at - interval '200 days' WHERE event_id = ${oldPlaced.id}`.execute(
-        eventStore,
-      );
-      await sql`UPDATE processed_message SET processed_at = processed_at - interval '200 days'
-                 WHERE consumer_name = ${DEMAND} AND message_id = ${oldPlaced.id}`.execute(
-        inventory,
-      );
-    } finally {
-      await eventStore.destroy();
-      await inventory.destroy();
-    }
+    await ageEventAndDemandMarker(context, { eventId: oldPlaced.id, days: 200 });
     context.step(
       `time travel: OrderPlaced ${oldPlaced.id.slice(0, 8)} and its marker are now 200 days old`,
     );
@@ -95,7 +53,7 @@ export const oldReplay: Scenario = {
     const pruned = await context.api.pruneMarkers('inventory', DEMAND, 90 * DAY_MS);
     context.expect(
       'pruning markers older than 90 days deletes the old marker',
-      pruned.status === 200 && !(await markerExists(context, oldPlaced.id)),
+      pruned.status === 200 && !(await demandMarkerExists(context, oldPlaced.id)),
       pruned.text,
     );
     context.step(`prune markers older than 90 days: ${pruned.text}`);

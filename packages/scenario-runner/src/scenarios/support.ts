@@ -1,9 +1,14 @@
 // Small vocabulary the scenario scripts share: which consumer the lab faults,
-// how to recognise a journal entry, and how to wait for a message to settle
-// without failing the script (a mistake may keep it from ever settling).
-import { CONSUMERS } from '@effectively-once/contracts';
+// how to recognise a journal entry, how to wait for a message to settle
+// without failing the script (a mistake may keep it from ever settling), and
+// how to look at and age a tally marker.
+import { CONSUMERS, orderStream } from '@effectively-once/contracts';
+import type { RecordedEvent } from '@effectively-once/event-store';
 import type { JournalEntry } from '@effectively-once/fault-injection';
+import { connect } from '@effectively-once/postgres';
+import { sql } from 'kysely';
 import type { ScenarioContext } from '../scenario.js';
+import { serviceDatabase } from '../stack/lab-stack.js';
 
 /** The tally whose marker is its only guard: the consumer most scenarios fault. */
 export const DEMAND = CONSUMERS.inventoryDemand;
@@ -140,4 +145,69 @@ export async function holdNextPaymentRequest(context: ScenarioContext): Promise<
     match: { consumer: PAYMENT, eventType: 'OrderPaymentRequested', retryCount: 0 },
   });
   context.step('armed: hold the next payment request on delivery to payment-authorization-v1');
+}
+
+/** The order's OrderPlaced as the store recorded it (its id, revision and time). */
+export async function orderPlacedOf(
+  context: ScenarioContext,
+  orderId: string,
+): Promise<RecordedEvent> {
+  const store = context.openStore();
+  try {
+    const placed = (await store.readStream(orderStream(orderId))).find(
+      (event) => event.type === 'OrderPlaced',
+    );
+    if (placed === undefined) throw new Error(`Order ${orderId} has no OrderPlaced.`);
+    return placed;
+  } finally {
+    await store.close();
+  }
+}
+
+/** Whether inventory-demand-v1 holds the marker of `messageId`: its tally change committed. */
+export async function demandMarkerExists(
+  context: ScenarioContext,
+  messageId: string,
+): Promise<boolean> {
+  const inventory = connect<unknown>(serviceDatabase(context.stack, 'inventory'), {
+    maxConnections: 1,
+  });
+  try {
+    const { rows } = await sql`SELECT 1 FROM processed_message
+                                WHERE consumer_name = ${DEMAND} AND message_id = ${messageId}`.execute(
+      inventory,
+    );
+    return rows.length > 0;
+  } finally {
+    await inventory.destroy();
+  }
+}
+
+/**
+ * Makes an event and its inventory-demand-v1 marker `days` older, in the
+ * embedded store's table and inventory's: waiting months is not an option in
+ * a test, so the scenarios that use it run on the embedded store only.
+ */
+export async function ageEventAndDemandMarker(
+  context: ScenarioContext,
+  input: { eventId: string; days: number },
+): Promise<void> {
+  const eventStore = connect<unknown>(serviceDatabase(context.stack, 'eventStore'), {
+    maxConnections: 1,
+  });
+  const inventory = connect<unknown>(serviceDatabase(context.stack, 'inventory'), {
+    maxConnections: 1,
+  });
+  const age = `${String(input.days)} days`;
+  try {
+    await sql`UPDATE es_event SET created_at = created_at - ${age}::interval
+               WHERE event_id = ${input.eventId}`.execute(eventStore);
+    await sql`UPDATE processed_message SET processed_at = processed_at - ${age}::interval
+               WHERE consumer_name = ${DEMAND} AND message_id = ${input.eventId}`.execute(
+      inventory,
+    );
+  } finally {
+    await eventStore.destroy();
+    await inventory.destroy();
+  }
 }

@@ -13,6 +13,15 @@ import { z } from 'zod';
  */
 export const DEFAULT_MAX_RETRY_COUNT = 30;
 
+/**
+ * Where a subscription group that does not exist yet starts. `horizon`: at
+ * the consumer's replay horizon, so history whose markers may be pruned is
+ * never handed over again. `start`: the whole log, a full replay; only for a
+ * consumer that can take every message again (docs/idempotent-consumer.md).
+ */
+export const NEW_GROUP_STARTS = ['horizon', 'start'] as const;
+export type NewGroupStart = (typeof NEW_GROUP_STARTS)[number];
+
 /** What ServiceConfig.consumer holds; the defaults are what every consumer used before they were settings. */
 export interface ConsumerConfig {
   /** Deliveries one consumer process handles at once. */
@@ -21,12 +30,15 @@ export interface ConsumerConfig {
   messageTimeoutMs: number;
   /** Redeliveries before the group parks a message. */
   maxRetryCount: number;
+  /** Where a group created now starts (CONSUMER_NEW_GROUP_START). */
+  newGroupStart: NewGroupStart;
 }
 
 export const DEFAULT_CONSUMER_CONFIG: Readonly<ConsumerConfig> = Object.freeze({
   concurrency: 4,
   messageTimeoutMs: 30_000,
   maxRetryCount: DEFAULT_MAX_RETRY_COUNT,
+  newGroupStart: 'horizon',
 });
 
 const integer = (min: number, max: number, fallback: number) =>
@@ -42,6 +54,9 @@ export const consumerEnv = z.object({
   CONSUMER_CONCURRENCY: integer(1, 64, DEFAULT_CONSUMER_CONFIG.concurrency),
   CONSUMER_MESSAGE_TIMEOUT_MS: integer(500, 600_000, DEFAULT_CONSUMER_CONFIG.messageTimeoutMs),
   CONSUMER_MAX_RETRY_COUNT: integer(0, 1000, DEFAULT_CONSUMER_CONFIG.maxRetryCount),
+  CONSUMER_NEW_GROUP_START: z
+    .enum(NEW_GROUP_STARTS, { error: 'must be horizon or start' })
+    .default(DEFAULT_CONSUMER_CONFIG.newGroupStart),
 });
 
 export function toConsumerConfig(env: z.output<typeof consumerEnv>): ConsumerConfig {
@@ -49,21 +64,31 @@ export function toConsumerConfig(env: z.output<typeof consumerEnv>): ConsumerCon
     concurrency: env.CONSUMER_CONCURRENCY,
     messageTimeoutMs: env.CONSUMER_MESSAGE_TIMEOUT_MS,
     maxRetryCount: env.CONSUMER_MAX_RETRY_COUNT,
+    newGroupStart: env.CONSUMER_NEW_GROUP_START,
   };
 }
 
 /**
  * The part of startConsumer's input the configuration decides. The group's
  * timeout and retry count are applied to an existing group too (see
- * ensureSubscriptionGroup), so a restart with new settings takes effect.
+ * ensureSubscriptionGroup), so a restart with new settings takes effect. A
+ * full replay (`newGroupStart: 'start'`) is passed as the group's start; the
+ * horizon, the default, is startConsumer's own.
  *
  * @example
  * startConsumer({ ...consumerSettings(config), store, consumer: CONSUMERS.inventoryDemand, eventTypes: ['OrderPlaced'], handle, metrics, log });
  */
 export function consumerSettings(config: { consumer: ConsumerConfig }): {
   concurrency: number;
-  groupSettings: { messageTimeoutMs: number; maxRetryCount: number };
+  groupSettings: { messageTimeoutMs: number; maxRetryCount: number; startFrom?: 'start' };
 } {
-  const { concurrency, messageTimeoutMs, maxRetryCount } = config.consumer;
-  return { concurrency, groupSettings: { messageTimeoutMs, maxRetryCount } };
+  const { concurrency, messageTimeoutMs, maxRetryCount, newGroupStart } = config.consumer;
+  return {
+    concurrency,
+    groupSettings: {
+      messageTimeoutMs,
+      maxRetryCount,
+      ...(newGroupStart === 'start' ? { startFrom: 'start' as const } : {}),
+    },
+  };
 }

@@ -1,6 +1,8 @@
 // ensureSubscriptionGroup against the real embedded event store: a restart
 // with new consumer settings (the failure lab's short lease) reaches a group
-// that already exists.
+// that already exists, and a missing group starts at the replay horizon.
+import { randomUUID } from 'node:crypto';
+import { orderStream } from '@effectively-once/contracts';
 import {
   createPostgresEventStore,
   eventStoreMigrations,
@@ -8,8 +10,18 @@ import {
   type EventStoreTables,
 } from '@effectively-once/event-store';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createServiceMetrics } from '../metrics/service-metrics.js';
+import {
+  appendToOrder,
+  orderConfirmed,
+  orderPlaced,
+  settledLine,
+} from '../testing/consumer-fixtures.js';
+import { recordingLogger } from '../testing/recording-logger.js';
 import { ensureSubscriptionGroup } from './ensure-subscription-group.js';
+import { startConsumer } from './start-consumer.js';
 
 const { url, db } = await createTestDatabase<EventStoreTables>(eventStoreMigrations);
 const store = createPostgresEventStore({ url, pollIntervalMs: 50 });
@@ -86,4 +98,51 @@ describe('ensureSubscriptionGroup', () => {
       max_retry_count: 5,
     });
   });
+
+  it('startConsumer creates a missing group at the replay horizon, or at the start when asked for a full replay', async () => {
+    // Given an order whose first event was recorded 200 days ago and whose second is recent
+    const orderId = randomUUID();
+    const [old] = await appendToOrder(store, orderId, [orderPlaced(orderId)]);
+    await sql`UPDATE es_event SET created_at = created_at - interval '200 days'
+               WHERE event_id = ${old ?? ''}`.execute(db);
+    const [recent] = await appendToOrder(store, orderId, [orderConfirmed(orderId)]);
+
+    // When a consumer with a 30-day horizon starts without a group, and another asks for the start
+    const atHorizon = await consumeUntilAcked(orderId, recent ?? '', undefined);
+    const fromStart = await consumeUntilAcked(orderId, recent ?? '', 'start');
+
+    // Then the first never receives the old event; the full replay receives both
+    expect(atHorizon).toEqual([recent]);
+    expect(fromStart).toEqual([old, recent]);
+  });
 });
+
+/** Runs a new consumer of the order's stream, one delivery at a time, until `last` is acked. */
+async function consumeUntilAcked(
+  orderId: string,
+  last: string,
+  startFrom: 'start' | undefined,
+): Promise<string[]> {
+  const seen: string[] = [];
+  const { log, waitFor } = recordingLogger();
+  const running = startConsumer({
+    store,
+    consumer: `kit-ensure-horizon-${startFrom ?? 'default'}-v1`,
+    streamPrefixes: [orderStream(orderId)],
+    concurrency: 1,
+    replayHorizonMs: 30 * 86_400_000,
+    ...(startFrom === undefined ? {} : { groupSettings: { startFrom } }),
+    handle: (_event, recorded) => {
+      seen.push(recorded.id);
+      return Promise.resolve({ outcome: 'ignored' as const });
+    },
+    metrics: createServiceMetrics({ service: 'kit' }),
+    log,
+  });
+  try {
+    await waitFor(settledLine(last, 'delivery acknowledged'), 'the last event acked');
+  } finally {
+    await running.close();
+  }
+  return seen;
+}

@@ -1,11 +1,32 @@
 import {
   SubscriptionGroupError,
   type EventStore,
+  type StartFrom,
   type SubscriptionGroupSettings,
 } from '@effectively-once/event-store';
 
 /**
- * Creates the consumer's group unless it exists. An existing group takes the
+ * Where a group created now starts: the start its settings give (a full
+ * replay is asked for explicitly, with `'start'`), or else the consumer's
+ * replay horizon. History older than the horizon may have lost its markers
+ * to pruning, so a new group that handed it over would apply it a second time.
+ *
+ * @example
+ * startOfNewGroup({ given: undefined, replayHorizonMs: 30 * DAY_MS, now: new Date() }); // { recordedAtOrAfter: 30 days ago }
+ */
+export function startOfNewGroup(input: {
+  given: StartFrom | undefined;
+  replayHorizonMs: number;
+  now: Date;
+}): StartFrom {
+  return (
+    input.given ?? { recordedAtOrAfter: new Date(input.now.getTime() - input.replayHorizonMs) }
+  );
+}
+
+/**
+ * Creates the consumer's group unless it exists, starting where its settings
+ * say (see startOfNewGroup). An existing group takes the
  * given message timeout and retry count (CONSUMER_MESSAGE_TIMEOUT_MS and
  * CONSUMER_MAX_RETRY_COUNT) and ordering key, so a restart with new settings applies them, as
  * the failure lab's short lease needs. Its filter and start cannot change

@@ -9,15 +9,16 @@ import {
   type OrderingKey,
   type PersistentSubscription,
   type RecordedEvent,
+  type StartFrom,
   type SubscriptionGroupSettings,
 } from '@effectively-once/event-store';
-import { backoffDelayMs } from '@effectively-once/idempotency';
+import { backoffDelayMs, DEFAULT_REPLAY_HORIZON_MS } from '@effectively-once/idempotency';
 import type { FastifyBaseLogger } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { DEFAULT_CONSUMER_CONFIG } from './consumer-settings.js';
 import type { DeliveryHooks } from './delivery-hooks.js';
-import { ensureSubscriptionGroup } from './ensure-subscription-group.js';
+import { ensureSubscriptionGroup, startOfNewGroup } from './ensure-subscription-group.js';
 import type { DeliveryContext } from './handle-delivery.js';
 import type { HandleResult } from './handler.js';
 import { inFlightDeliveries, type InFlightDeliveries } from './in-flight-deliveries.js';
@@ -54,6 +55,12 @@ export type StartConsumerInput = ConsumerSubscription & {
    * on (docs/ordering-keys.md). Absent: no ordering, full concurrency.
    */
   orderingKey?: OrderingKey | undefined;
+  /**
+   * The consumer's replay horizon (its definition's replayHorizonMs; 30 days
+   * by default). A group created for it starts there, not at the start of the
+   * log, unless `groupSettings.startFrom` asks otherwise (ADR 0017).
+   */
+  replayHorizonMs?: number | undefined;
   /** The failure lab's hooks (lab mode only); without them the loop never looks for any. */
   hooks?: DeliveryHooks | undefined;
 };
@@ -68,7 +75,7 @@ function groupSettings(input: StartConsumerInput): SubscriptionGroupSettings {
       input.eventTypes === undefined
         ? { kind: 'stream_prefix', prefixes: input.streamPrefixes }
         : { kind: 'event_type', types: input.eventTypes },
-    startFrom: 'start',
+    startFrom: newGroupStart(input)(),
     maxRetryCount: DEFAULT_CONSUMER_CONFIG.maxRetryCount,
     messageTimeoutMs: DEFAULT_CONSUMER_CONFIG.messageTimeoutMs,
     ...input.groupSettings,
@@ -76,11 +83,20 @@ function groupSettings(input: StartConsumerInput): SubscriptionGroupSettings {
   });
 }
 
+/** Where the group starts if it has to be created, worked out again at each creation. */
+function newGroupStart(input: StartConsumerInput): () => StartFrom {
+  const replayHorizonMs = input.replayHorizonMs ?? DEFAULT_REPLAY_HORIZON_MS;
+  return () =>
+    startOfNewGroup({ given: input.groupSettings?.startFrom, replayHorizonMs, now: new Date() });
+}
+
 /** What the reconnect loop works with; `current` holds the live subscription for close(). */
 interface ConsumerLoop {
   store: EventStore;
   consumer: string;
   settings: SubscriptionGroupSettings;
+  /** A group recreated hours later starts at the horizon of that moment, not of this start. */
+  newGroupStart: () => StartFrom;
   concurrency: number;
   log: FastifyBaseLogger;
   inFlight: InFlightDeliveries;
@@ -120,7 +136,7 @@ async function subscribeAndConsume(loop: ConsumerLoop, onDelivery: () => void): 
   await ensureSubscriptionGroup({
     store,
     group: consumer,
-    settings,
+    settings: { ...settings, startFrom: loop.newGroupStart() },
     updateExisting: !loop.settingsApplied,
   });
   loop.settingsApplied = true;
@@ -156,7 +172,7 @@ async function runReconnectLoop(loop: ConsumerLoop): Promise<void> {
 }
 
 /**
- * Creates the consumer's group if missing (from the start of the log, filtered
+ * Creates the consumer's group if missing (from its replay horizon, filtered
  * by event type or stream prefix) and handles its deliveries: each is parsed against the
  * contracts, handled, and acked only after the handler resolved; retryable
  * failures are handed back after a backoff, terminal ones parked with their reason.
@@ -192,6 +208,7 @@ export function startConsumer(input: StartConsumerInput): RunningConsumer {
     store,
     consumer,
     settings,
+    newGroupStart: newGroupStart(input),
     concurrency: input.concurrency ?? DEFAULT_CONSUMER_CONFIG.concurrency,
     log,
     inFlight,

@@ -19,6 +19,7 @@ import { parseDeliveredEvent } from '../consumer/parse-delivered-event.js';
 import type { ConsumerHandler } from '../consumer/handler.js';
 import { authorizeAdmin } from './admin-token.js';
 import type { FastifyZodInstance } from './create-http-server.js';
+import { registerParkedReplayRoutes } from './parked-replay.routes.js';
 import { ProblemError } from './problem.js';
 
 export interface OperatedConsumer {
@@ -57,7 +58,9 @@ function operated(consumers: readonly OperatedConsumer[], name: string): Operate
 /**
  * POST /admin/consumers/:consumer/markers/prune `{ olderThanMs }` and
  * POST /admin/consumers/:consumer/replay `{ streamName, revision }` (the
- * stored message, with its original id, handed to the consumer's handler).
+ * stored message, with its original id, handed to the consumer's handler),
+ * and the replay of parked messages (registerParkedReplayRoutes), which the
+ * same horizon guards.
  *
  * @example
  * registerConsumerOperationRoutes(app, { db, store, adminToken, consumers: [{ consumer: inventoryDemand, handle }] });
@@ -75,6 +78,14 @@ export function registerConsumerOperationRoutes<Database extends IdempotencyTabl
   const { db, store, consumers, adminToken } = input;
   if (adminToken === undefined) return;
   const now = input.now ?? (() => new Date());
+  // Replaying parked messages is judged by the same markers and horizon.
+  registerParkedReplayRoutes(app, {
+    db,
+    store,
+    consumers: consumers.map((operatedConsumer) => operatedConsumer.consumer),
+    adminToken,
+    now,
+  });
 
   app.post(
     '/admin/consumers/:consumer/markers/prune',

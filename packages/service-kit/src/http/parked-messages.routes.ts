@@ -1,8 +1,8 @@
 // The operator's view of a consumer's parked messages (terminal failures set
-// aside with their reason) and the way back: replay them, with their original
-// event ids, once the cause is fixed. A replayed message that had in fact
-// committed is a duplicate, a no-op, so a replay can never apply twice.
-// Only registered when ADMIN_TOKEN is set; every call must carry it.
+// aside with their reason) and of the messages waiting behind one. The way
+// back, a replay, needs the consumer's markers and replay horizon, so it
+// lives with them (parked-replay.routes.ts, registered with the consumer
+// operations). Only registered when ADMIN_TOKEN is set; every call must carry it.
 import type { EventStore } from '@effectively-once/event-store';
 import { z } from 'zod';
 import type { FastifyZodInstance } from './create-http-server.js';
@@ -40,12 +40,6 @@ export const BlockedList = z.object({
     }),
   ),
 });
-/** POST /admin/parked/replay: how many messages were made deliverable again. */
-export const ReplayedParked = z.object({
-  consumer: z.string(),
-  replayed: z.number().int().nonnegative(),
-});
-
 const WhichConsumer = z.object({
   /** Which of the service's consumers; the first one when absent. */
   consumer: z.string().min(1).optional(),
@@ -54,9 +48,9 @@ const WhichConsumer = z.object({
 /**
  * GET /admin/parked lists a consumer's parked messages (ids, types and
  * reasons, never payloads); GET /admin/blocked the messages waiting behind
- * an earlier one of their ordering key; POST /admin/parked/replay makes them deliverable
- * again with their original ids. `?consumer=` picks one of the service's
- * consumers (the first by default). Nothing is registered without a token.
+ * an earlier one of their ordering key. `?consumer=` picks one of the
+ * service's consumers (the first by default). Nothing is registered without
+ * a token. Replaying them: see registerParkedReplayRoutes.
  *
  * @example
  * registerParkedMessageRoutes(app, { store, consumers: [CONSUMERS.inventoryReservation, CONSUMERS.inventoryDemand], adminToken: config.adminToken });
@@ -126,17 +120,6 @@ export function registerParkedMessageRoutes(
           },
         })),
       };
-    },
-  );
-  app.post(
-    '/admin/parked/replay',
-    { schema: { querystring: WhichConsumer, response: { 200: ReplayedParked } } },
-    async (request) => {
-      authorizeAdmin(request, adminToken);
-      const consumer = pick(request.query.consumer);
-      const replayed = (await store.listParkedMessages(consumer)).length;
-      await store.replayParkedMessages(consumer);
-      return { consumer, replayed };
     },
   );
 }

@@ -20,13 +20,22 @@ export class ProblemError extends Error {
   readonly code: string;
   readonly title: string;
   readonly detail: string | undefined;
+  /** RFC 9457 extension members: data a client acts on, such as the messages a refusal names. */
+  readonly extensions: Readonly<Record<string, unknown>>;
 
-  constructor(input: { status: number; code: string; title: string; detail?: string }) {
+  constructor(input: {
+    status: number;
+    code: string;
+    title: string;
+    detail?: string;
+    extensions?: Readonly<Record<string, unknown>>;
+  }) {
     super(input.detail ?? input.title);
     this.status = input.status;
     this.code = input.code;
     this.title = input.title;
     this.detail = input.detail;
+    this.extensions = input.extensions ?? {};
   }
 }
 
@@ -117,18 +126,34 @@ export const INTERNAL_ERROR: ProblemDetails = Object.freeze(
   }),
 );
 
+/** The members every problem document defines; an extension may not take their names. */
+const STANDARD_MEMBERS: ReadonlySet<string> = new Set([
+  'type',
+  'title',
+  'status',
+  'detail',
+  'instance',
+  'code',
+  'errors',
+]);
+
 /**
  * What the client gets for an error thrown while handling its request. Pure,
  * so that every branch is unit-tested.
  */
 export function toProblem(error: unknown): ProblemDetails {
   if (error instanceof ProblemError) {
-    return problem({
+    const details = problem({
       status: error.status,
       code: error.code,
       title: error.title,
       ...(error.detail === undefined ? {} : { detail: error.detail }),
     });
+    // After the standard members, never one of them.
+    const extensions = Object.entries(error.extensions).filter(
+      ([member]) => !STANDARD_MEMBERS.has(member),
+    );
+    return { ...details, ...Object.fromEntries(extensions) };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     return validationProblem(error, error.validation);

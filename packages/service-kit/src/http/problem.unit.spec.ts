@@ -24,6 +24,25 @@ describe('toProblem', () => {
     });
   });
 
+  it('adds the extension members of a ProblemError, never over a standard member', () => {
+    const problem = toProblem(
+      new ProblemError({
+        status: 409,
+        code: 'PARKED_REPLAY_BEYOND_HORIZON',
+        title: 'Refused',
+        extensions: { refused: [{ eventId: 'e-1' }], status: 200, detail: 'hidden' },
+      }),
+    );
+
+    expect(problem).toEqual({
+      type: 'urn:effectively-once:problem:parked-replay-beyond-horizon',
+      status: 409,
+      code: 'PARKED_REPLAY_BEYOND_HORIZON',
+      title: 'Refused',
+      refused: [{ eventId: 'e-1' }],
+    });
+  });
+
   it('leaves detail out of a ProblemError that has none', () => {
     const problem = toProblem(
       new ProblemError({ status: 404, code: 'ORDER_NOT_FOUND', title: 'No such order' }),

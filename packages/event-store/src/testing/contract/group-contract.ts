@@ -111,6 +111,58 @@ export function groupContract(context: GroupContext): void {
     await subscription.close();
   });
 
+  it('a replay of selected parked messages brings back those alone; the others stay parked', async () => {
+    // Given two parked messages
+    const store = context.store();
+    const { group, stream } = await groupOnOwnPrefix(store);
+    const [first, second] = newEvents(2);
+    if (first === undefined || second === undefined) throw new Error('two events expected');
+    await store.appendToStream(stream, [first, second], { expectedRevision: 'no_stream' });
+    const subscription = store.subscribeToGroup(group, { maxInFlight: 1 });
+    const deliveries = receive(subscription);
+    for (let index = 0; index < 2; index++) {
+      await (await deliveries.next()).nack('park', 'set aside');
+    }
+    // When only the first (the older: EventStoreDB replays from the front) is replayed
+    await store.replayParkedMessages(group, { eventIds: [first.id] });
+    // Then it comes back with its id, and the second is still parked
+    const replayed = await deliveries.next();
+    expect(replayed.event.id).toBe(first.id);
+    await replayed.ack();
+    const parked = await store.listParkedMessages(group);
+    expect(parked.map((message) => message.event.id)).toEqual([second.id]);
+    await subscription.close();
+  });
+
+  it('a group that starts at a time receives the events recorded since then, not older ones', async () => {
+    // Given an event, then a later one, in the group's own streams
+    const store = context.store();
+    const prefix = uniqueName('since');
+    const stream = `${prefix}-1`;
+    await store.appendToStream(stream, newEvents(1), { expectedRevision: 'no_stream' });
+    const later = newEvent();
+    await store.appendToStream(stream, [later], { expectedRevision: 0 });
+    const [recordedLater] = await store.readStream(stream, { fromRevision: 1 });
+    if (recordedLater === undefined) throw new Error('the later event was not read back');
+    // When a group is created starting at the later event's recorded time
+    const group = uniqueName('group');
+    await store.createSubscriptionGroup(group, {
+      filter: { kind: 'stream_prefix', prefixes: [prefix] },
+      startFrom: { recordedAtOrAfter: recordedLater.createdAt },
+    });
+    // Then its first delivery is the later event, and an event appended now follows it
+    const newest = newEvent();
+    await store.appendToStream(stream, [newest], { expectedRevision: 1 });
+    const subscription = store.subscribeToGroup(group);
+    const received = await receive(subscription).atLeast(2);
+    expect(ids(received)).toEqual([later.id, newest.id]);
+    await Promise.all(received.map((delivery) => delivery.ack()));
+    await subscription.close();
+    await expect(
+      store.createSubscriptionGroup(group, { startFrom: { recordedAtOrAfter: new Date() } }),
+    ).rejects.toMatchObject({ code: 'SUBSCRIPTION_GROUP_EXISTS' });
+  });
+
   it('nack park sets a message aside at once, with its reason', async () => {
     const store = context.store();
     const { group, stream } = await groupOnOwnPrefix(store);
