@@ -2,8 +2,10 @@
 // common mistake paired with the scenario it breaks.
 import type { MistakeDemonstration, Scenario } from '../scenario.js';
 import { cancelBeforePlace } from './cancel-before-place.js';
+import { cancelRacingAuthorize } from './cancel-racing-authorize.js';
 import { concurrentDeliveries } from './concurrent-deliveries.js';
 import { crashAfterBusiness } from './crash-after-business.js';
+import { crashAfterCapture } from './crash-after-capture.js';
 import { crashAfterClaim } from './crash-after-claim.js';
 import { crashAfterEmailSent } from './crash-after-email-sent.js';
 import { crashAfterProviderAuthorized } from './crash-after-provider-authorized.js';
@@ -15,14 +17,17 @@ import { oldReplay } from './old-replay.js';
 import { oneEventTwoConsumers } from './one-event-two-consumers.js';
 import { orderingKey } from './ordering-key.js';
 import { poisonMessage } from './poison-message.js';
+import { providerOutageDeadline } from './provider-outage-deadline.js';
 import { providerOutageIsolation } from './provider-outage-isolation.js';
 import { winnerCommits, winnerRollsBack } from './racing-claims.js';
 import { relayCrashAfterAppend } from './relay-crash-after-append.js';
 import { replayAfterPruneRefused } from './replay-after-prune-refused.js';
+import { restockRetry } from './restock-retry.js';
 import { semanticDuplicate } from './semantic-duplicate.js';
 import { serializationFailure } from './serialization-failure.js';
 import { slowSmtp } from './slow-smtp.js';
 import { providerTimeout } from './provider-timeout.js';
+import { unknownToken } from './unknown-token.js';
 import { DEMAND, RESERVATION } from './support.js';
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -36,9 +41,12 @@ export const SCENARIOS: readonly Scenario[] = [
   crashAfterBusiness,
   providerTimeout,
   crashAfterProviderAuthorized,
+  crashAfterCapture,
   relayCrashAfterAppend,
   crashAfterEmailSent,
   cancelBeforePlace,
+  cancelRacingAuthorize,
+  unknownToken,
   semanticDuplicate,
   poisonMessage,
   malformedEvent,
@@ -48,7 +56,9 @@ export const SCENARIOS: readonly Scenario[] = [
   providerOutageIsolation,
   orderingKey,
   slowSmtp,
+  restockRetry,
   deadlineAfterCrash,
+  providerOutageDeadline,
 ];
 
 const onDemand = [
