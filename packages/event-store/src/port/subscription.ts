@@ -182,6 +182,19 @@ export interface NackOptions {
    * holds the message (durably: a restart does not shorten the wait).
    */
   readonly retryAfterMs?: number;
+  /**
+   * `retry` only; true unless given. `false`: this delivery does not count
+   * toward the group's maxRetryCount, so the message is never parked for it,
+   * and its redelivery carries the same `retryCount`.
+   *
+   * Why: a compensation (release a reservation, void an authorization) must
+   * be retried until it succeeds; an outage longer than the retry budget
+   * would otherwise park it and leave the order half undone. Only the
+   * failures the consumer itself reports are uncounted: a delivery that is
+   * never settled (the process crashed, the lease ran out) still counts, so
+   * a message that kills its consumer on every delivery is still parked.
+   */
+  readonly counted?: boolean;
 }
 
 /** The longest wait a retry may ask for: longer waits are what parking is for. */
@@ -190,7 +203,10 @@ export const MAX_RETRY_AFTER_MS = 3_600_000;
 /** One delivery of one event to one consumer of a group; settle it exactly once. */
 export interface Delivery {
   readonly event: RecordedEvent;
-  /** 0 on the first delivery; each redelivery (nack, timeout, dead consumer) adds one. */
+  /**
+   * 0 on the first delivery; each redelivery (nack, timeout, dead consumer)
+   * adds one, except after a `nack('retry', …, { counted: false })`.
+   */
   readonly retryCount: number;
   ack(): Promise<void>;
   nack(action: NackAction, reason: string, options?: NackOptions): Promise<void>;

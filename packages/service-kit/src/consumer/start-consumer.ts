@@ -2,13 +2,12 @@
 // bound to a handler, up to `concurrency` deliveries at a time, reconnecting
 // with backoff when the subscription fails, and a close that lets the
 // deliveries in flight settle before the subscription is given back.
-import type { KnownEvent, KnownEventType } from '@effectively-once/contracts';
+import type { KnownEventType } from '@effectively-once/contracts';
 import {
   parseGroupSettings,
   type EventStore,
   type OrderingKey,
   type PersistentSubscription,
-  type RecordedEvent,
   type StartFrom,
   type SubscriptionGroupSettings,
 } from '@effectively-once/event-store';
@@ -20,7 +19,7 @@ import { DEFAULT_CONSUMER_CONFIG } from './consumer-settings.js';
 import type { DeliveryHooks } from './delivery-hooks.js';
 import { ensureSubscriptionGroup, startOfNewGroup } from './ensure-subscription-group.js';
 import type { DeliveryContext } from './handle-delivery.js';
-import type { HandleResult } from './handler.js';
+import type { ConsumerHandler } from './handler.js';
 import { inFlightDeliveries, type InFlightDeliveries } from './in-flight-deliveries.js';
 import { unsettledDeliveries } from './unsettled-deliveries.js';
 
@@ -43,7 +42,8 @@ export type StartConsumerInput = ConsumerSubscription & {
   store: EventStore;
   /** Also the persistent subscription group's name. */
   consumer: string;
-  handle: (event: KnownEvent, recorded: RecordedEvent) => Promise<HandleResult>;
+  /** Called with each delivery's event and where it stands against maxRetryCount. */
+  handle: ConsumerHandler;
   metrics: ServiceMetrics;
   log: FastifyBaseLogger;
   /** Deliveries handled at once; 4 by default. */
@@ -55,6 +55,16 @@ export type StartConsumerInput = ConsumerSubscription & {
    * on (docs/ordering-keys.md). Absent: no ordering, full concurrency.
    */
   orderingKey?: OrderingKey | undefined;
+  /**
+   * Event types whose handling undoes a step of the saga (release the stock,
+   * void the authorization). A retryable failure of one of them is retried,
+   * with backoff, until it succeeds: it does not count toward maxRetryCount,
+   * so an outage longer than the retry budget never parks a compensation and
+   * the order finishes cancelling once the dependency is back. A terminal
+   * failure is still parked, and a delivery that crashes its process still
+   * counts (ADR 0015).
+   */
+  compensations?: readonly KnownEventType[] | undefined;
   /**
    * The consumer's replay horizon (its definition's replayHorizonMs; 30 days
    * by default). A group created for it starts there, not at the start of the
@@ -88,6 +98,19 @@ function newGroupStart(input: StartConsumerInput): () => StartFrom {
   const replayHorizonMs = input.replayHorizonMs ?? DEFAULT_REPLAY_HORIZON_MS;
   return () =>
     startOfNewGroup({ given: input.groupSettings?.startFrom, replayHorizonMs, now: new Date() });
+}
+
+/** Compensations the group never receives are a mistake in the call: refused at start. */
+function compensationsOf(input: StartConsumerInput): ReadonlySet<string> {
+  const compensations = new Set<string>(input.compensations ?? []);
+  const received = input.eventTypes === undefined ? undefined : new Set<string>(input.eventTypes);
+  const missing = [...compensations].filter((type) => received?.has(type) === false);
+  if (missing.length > 0) {
+    throw new Error(
+      `${input.consumer}: compensations ${missing.join(', ')} are not among its eventTypes, so it never receives them.`,
+    );
+  }
+  return compensations;
 }
 
 /** What the reconnect loop works with; `current` holds the live subscription for close(). */
@@ -193,6 +216,8 @@ export function startConsumer(input: StartConsumerInput): RunningConsumer {
   const context: DeliveryContext = {
     consumer,
     handle: input.handle,
+    maxRetryCount: settings.maxRetryCount,
+    compensations: compensationsOf(input),
     metrics: input.metrics,
     log,
     hooks: input.hooks,

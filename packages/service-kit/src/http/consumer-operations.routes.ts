@@ -16,6 +16,7 @@ import {
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { parseDeliveredEvent } from '../consumer/parse-delivered-event.js';
+import { DEFAULT_MAX_RETRY_COUNT } from '../consumer/consumer-settings.js';
 import type { ConsumerHandler } from '../consumer/handler.js';
 import { authorizeAdmin } from './admin-token.js';
 import type { FastifyZodInstance } from './create-http-server.js';
@@ -27,6 +28,8 @@ export interface OperatedConsumer {
   readonly consumer: Consumer;
   /** The same handler its subscription runs. */
   readonly handle: ConsumerHandler;
+  /** Its group's maxRetryCount, told to the handler with a replay; DEFAULT_MAX_RETRY_COUNT when not given. */
+  readonly maxRetryCount?: number | undefined;
 }
 
 const ConsumerParams = z.object({ consumer: z.string().min(1) });
@@ -117,7 +120,7 @@ export function registerConsumerOperationRoutes<Database extends IdempotencyTabl
     { schema: { params: ConsumerParams, body: ReplayRequest, response: { 200: Replayed } } },
     async (request) => {
       authorizeAdmin(request, adminToken);
-      const { consumer, handle } = operated(consumers, request.params.consumer);
+      const { consumer, handle, maxRetryCount } = operated(consumers, request.params.consumer);
       const { streamName, revision } = request.body;
       const [recorded] = await store.readStream(streamName, {
         fromRevision: revision,
@@ -141,7 +144,11 @@ export function registerConsumerOperationRoutes<Database extends IdempotencyTabl
         });
       }
       try {
-        const result = await handle(parseDeliveredEvent(recorded), recorded);
+        // A replay is a first delivery: nothing retries it, the operator sees a failure.
+        const result = await handle(parseDeliveredEvent(recorded), recorded, {
+          retryCount: 0,
+          maxRetryCount: maxRetryCount ?? DEFAULT_MAX_RETRY_COUNT,
+        });
         return { consumer: consumer.name, messageId: recorded.id, outcome: result.outcome };
       } catch (error) {
         if (!(error instanceof ConsumerFailure)) throw error;
