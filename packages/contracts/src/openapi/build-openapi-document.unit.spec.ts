@@ -140,6 +140,7 @@ describe('the OpenAPI document', () => {
     );
     expect(problemCodes(document, '/api/orders', 'post', '422')).toEqual([
       'IDEMPOTENCY_KEY_REUSED',
+      'PAYMENT_TOKEN_MALFORMED',
     ]);
     expect(problemCodes(document, '/api/orders/{orderId}', 'get', '404')).toEqual([
       'ORDER_NOT_FOUND',

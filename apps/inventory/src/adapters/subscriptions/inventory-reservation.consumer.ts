@@ -74,6 +74,7 @@ function orderFactOf(
       return { type: event.type, orderId: event.data.orderId, version };
     // Named one by one, so a new event type in the contracts needs a decision here.
     case 'OrderPaymentRequested':
+    case 'OrderCompensated':
     case 'OrderCancelled':
     case 'InventoryReserved':
     case 'InventoryReservationRejected':
@@ -81,6 +82,9 @@ function orderFactOf(
     case 'PaymentAuthorized':
     case 'PaymentDeclined':
     case 'PaymentVoided':
+    case 'PaymentCaptured':
+    case 'PaymentNothingToVoid':
+    case 'PaymentUnavailable':
     case 'CustomerNotified':
       return undefined;
   }
