@@ -11,6 +11,8 @@ import { listenForDeliveryOutcomes } from './live/delivery-outcomes.js';
 import { createFeed } from './live/feed.js';
 import { tailLabJournals } from './live/lab-steps.js';
 import { followSagaEvents } from './live/saga-events.js';
+import { registerLineageRoutes } from './lineage/lineage.routes.js';
+import { createOrderIndex } from './lineage/order-index.js';
 import { createMetricsScraper, metricsTargets } from './metrics/metrics-scraper.js';
 import { createScenarioRuns } from './scenarios/scenario-runs.js';
 
@@ -41,6 +43,11 @@ const store = openEventStore({
 const bundle = await buildWebBundle();
 log.info({ gzippedJsBytes: bundle.gzippedJsBytes }, 'page bundled');
 const feed = createFeed({ capacity: config.feedCapacity });
+// Subscribed before the saga events flow, so that it folds every one of them.
+const orders = createOrderIndex();
+feed.subscribe((item) => {
+  orders.apply(item);
+});
 const sagaEvents = followSagaEvents({ store, feed, log });
 const outcomes = listenForDeliveryOutcomes({ feed, channel: process });
 const labSteps = config.stack.faults.enabled
@@ -49,6 +56,7 @@ const labSteps = config.stack.faults.enabled
 const runs = createScenarioRuns({ stack: config.stack, eventStore: config.eventStore, log });
 const metrics = createMetricsScraper({ targets: metricsTargets(config.stack) });
 registerConsoleRoutes(app, { config, store, bundle, feed, outcomes, labSteps, runs, metrics });
+registerLineageRoutes(app, { config, store, feed, orders, outcomes });
 
 const address = await app.listen({ host: config.host, port: config.port });
 log.info(

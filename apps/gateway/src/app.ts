@@ -22,6 +22,7 @@ import { registerConsoleRoutes } from './routes/console.routes.js';
 import { registerForwardedRoutes } from './routes/forward.routes.js';
 import { registerHealthRoutes } from './routes/health.routes.js';
 import { registerIndexRoutes } from './routes/index.routes.js';
+import { registerLineageRoutes } from './routes/lineage.routes.js';
 import { registerOpenApiRoute } from './routes/openapi.routes.js';
 
 export type GatewayInstance = FastifyInstance<
@@ -81,6 +82,7 @@ export function buildApp(options: GatewayOptions): GatewayInstance {
   void app.register((scope, _options, done) => {
     registerForwardedRoutes(scope, options);
     registerAdminRoutes(scope, options);
+    registerLineageRoutes(scope, options);
     if (options.consoleUrl !== undefined) {
       registerConsoleRoutes(scope, {
         consoleUrl: options.consoleUrl,

@@ -2,8 +2,8 @@
 // connections and starts the consumer, the outbox relay and the HTTP server.
 // Run: `node --import tsx apps/inventory/src/server.ts`.
 import { CONSUMERS } from '@effectively-once/contracts';
-import { countMarkers } from '@effectively-once/idempotency';
-import { startOutboxRelay } from '@effectively-once/outbox';
+import { countMarkers, markerView } from '@effectively-once/idempotency';
+import { outboxView, startOutboxRelay } from '@effectively-once/outbox';
 import { connect, migrateToLatest } from '@effectively-once/postgres';
 import { openFaultInjection, relayFaultPoint } from '@effectively-once/fault-injection';
 import {
@@ -16,6 +16,7 @@ import {
   startConsumer,
   type ConsumerHandler,
 } from '@effectively-once/service-kit';
+import { registerLineageRoute } from '@effectively-once/service-kit/lineage';
 import type { Kysely } from 'kysely';
 import type { InventoryDatabase } from './adapters/postgres/database.js';
 import { inventoryDatabaseMigrations } from './adapters/postgres/inventory-database-migrations.js';
@@ -43,6 +44,15 @@ registerParkedMessageRoutes(app, {
   store,
   consumers: [CONSUMERS.inventoryReservation, CONSUMERS.inventoryDemand],
   adminToken: config.adminToken,
+});
+registerLineageRoute(app, {
+  service: 'inventory',
+  consumers: [
+    { consumer: CONSUMERS.inventoryReservation, eventTypes: INVENTORY_RESERVATION_EVENTS },
+    { consumer: CONSUMERS.inventoryDemand, eventTypes: INVENTORY_DEMAND_EVENTS },
+  ],
+  markers: markerView(db),
+  outbox: outboxView(db),
 });
 // Lab mode only (FAULTS_ENABLED + FAULTS_TOKEN); undefined, and nothing of it, otherwise.
 const lab = await openFaultInjection({

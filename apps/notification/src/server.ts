@@ -2,6 +2,8 @@
 // connections and starts the workers and the HTTP server.
 // Run: `node --import tsx apps/notification/src/server.ts`.
 import { CONSUMERS } from '@effectively-once/contracts';
+import { markerView } from '@effectively-once/idempotency';
+import { outboxView } from '@effectively-once/outbox';
 import { connect, migrateToLatest } from '@effectively-once/postgres';
 import { openFaultInjection, relayFaultPoint } from '@effectively-once/fault-injection';
 import {
@@ -13,13 +15,17 @@ import {
   registerConsumerOperationRoutes,
   registerParkedMessageRoutes,
 } from '@effectively-once/service-kit';
+import { registerLineageRoute } from '@effectively-once/service-kit/lineage';
 import type { Kysely } from 'kysely';
 import type { NotificationDatabase } from './adapters/postgres/database.js';
 import { notificationDatabaseMigrations } from './adapters/postgres/notification-migrations.js';
 import { createSmtpMailer } from './adapters/smtp/mailer.js';
 import { buildApp } from './app.js';
 import { loadNotificationConfig } from './config.js';
-import { notificationEmail } from './adapters/subscriptions/notification-email.handler.js';
+import {
+  NOTIFICATION_EMAIL_EVENTS,
+  notificationEmail,
+} from './adapters/subscriptions/notification-email.handler.js';
 import { notificationEmailHandler, startWorkers } from './workers.js';
 
 const config = loadNotificationConfig();
@@ -38,6 +44,12 @@ registerParkedMessageRoutes(app, {
   store,
   consumers: [CONSUMERS.notificationEmail],
   adminToken: config.adminToken,
+});
+registerLineageRoute(app, {
+  service: 'notification',
+  consumers: [{ consumer: CONSUMERS.notificationEmail, eventTypes: NOTIFICATION_EMAIL_EVENTS }],
+  markers: markerView(db),
+  outbox: outboxView(db),
 });
 // Lab mode only (FAULTS_ENABLED + FAULTS_TOKEN); undefined, and nothing of it, otherwise.
 const lab = await openFaultInjection({

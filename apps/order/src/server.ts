@@ -11,6 +11,7 @@ import {
   registerConsumerOperationRoutes,
   registerParkedMessageRoutes,
 } from '@effectively-once/service-kit';
+import { registerOrderLineageRoute } from './adapters/http/order-lineage.routes.js';
 import { orderMigrations } from './adapters/postgres/migrations/index.js';
 import type { OrderDatabase } from './adapters/postgres/order.database.js';
 import { orderSagaHandler, startOrderSaga } from './adapters/subscriptions/order-saga.consumer.js';
@@ -40,6 +41,7 @@ registerParkedMessageRoutes(app, {
   consumers: [CONSUMERS.orderSaga],
   adminToken: config.adminToken,
 });
+registerOrderLineageRoute(app, { db });
 // Lab mode only (FAULTS_ENABLED + FAULTS_TOKEN); undefined, and nothing of it, otherwise.
 const lab = await openFaultInjection({
   service: config.service,

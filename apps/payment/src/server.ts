@@ -1,7 +1,7 @@
 // The payment service's composition root: `node --import tsx apps/payment/src/server.ts`.
 import { CONSUMERS } from '@effectively-once/contracts';
-import { countMarkers } from '@effectively-once/idempotency';
-import { startOutboxRelay } from '@effectively-once/outbox';
+import { countMarkers, markerView } from '@effectively-once/idempotency';
+import { outboxView, startOutboxRelay } from '@effectively-once/outbox';
 import { connect, migrateToLatest } from '@effectively-once/postgres';
 import { openFaultInjection, relayFaultPoint } from '@effectively-once/fault-injection';
 import {
@@ -15,6 +15,7 @@ import {
   startConsumer,
   type ConsumerHandler,
 } from '@effectively-once/service-kit';
+import { registerLineageRoute } from '@effectively-once/service-kit/lineage';
 import type { Kysely } from 'kysely';
 import { buildApp } from './app.js';
 import { loadPaymentConfig } from './config.js';
@@ -44,6 +45,12 @@ registerParkedMessageRoutes(app, {
   store,
   consumers: [CONSUMERS.paymentAuthorization],
   adminToken: config.adminToken,
+});
+registerLineageRoute(app, {
+  service: 'payment',
+  consumers: [{ consumer: consumerName, eventTypes: PAYMENT_AUTHORIZATION_EVENTS }],
+  markers: markerView(db),
+  outbox: outboxView(db),
 });
 // Lab mode only (FAULTS_ENABLED + FAULTS_TOKEN); undefined, and nothing of it, otherwise.
 const lab = await openFaultInjection({

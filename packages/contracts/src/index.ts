@@ -1,6 +1,7 @@
 export * from './api/emails.api.js';
 export * from './api/inventory.api.js';
 export * from './api/ledger.api.js';
+export * from './api/lineage.api.js';
 export * from './api/notifications.api.js';
 export * from './api/orders.api.js';
 export * from './api/payments.api.js';

@@ -5,6 +5,7 @@ import { createDocument, type CreateDocumentOptions, type oas31 } from 'zod-open
 import { gatewayPaths } from './paths/gateway.paths.js';
 import { inspectionPaths } from './paths/inspection.paths.js';
 import { inventoryPaths } from './paths/inventory.paths.js';
+import { lineagePaths } from './paths/lineage.paths.js';
 import { orderPaths } from './paths/orders.paths.js';
 
 /** The version of the public API; see docs/api.md for what a change of it promises. */
@@ -56,9 +57,18 @@ export function buildOpenApiDocument(): oas31.OpenAPIObject {
         { name: 'payments', description: 'Payment attempts and the card processor ledger.' },
         { name: 'notifications', description: 'Customer emails the notification service sent.' },
         { name: 'emails', description: 'Mail the stand-in SMTP server received.' },
-        { name: 'operations', description: 'Health and this document.' },
+        {
+          name: 'operations',
+          description: 'Health, this document, and the stuck orders (an operator route).',
+        },
       ],
-      paths: { ...orderPaths, ...inventoryPaths, ...inspectionPaths, ...gatewayPaths },
+      paths: {
+        ...orderPaths,
+        ...lineagePaths,
+        ...inventoryPaths,
+        ...inspectionPaths,
+        ...gatewayPaths,
+      },
     },
     { override: tidy },
   );

@@ -70,6 +70,23 @@ export const PROBLEMS = {
     meaning:
       'No payment was requested for this order (yet): payment follows the inventory reservation.',
   },
+  ADMIN_TOKEN_REQUIRED: {
+    status: 401,
+    title: 'Admin token required',
+    meaning:
+      'An operator route (`/api/admin/…`) needs `Authorization: Bearer <ADMIN_TOKEN>`, the token the stack was started with.',
+  },
+  ADMIN_TOKEN_INVALID: {
+    status: 403,
+    title: 'Admin token invalid',
+    meaning: 'The bearer token is not the ADMIN_TOKEN the stack was started with.',
+  },
+  NOT_FOUND: {
+    status: 404,
+    title: 'No such resource',
+    meaning:
+      'No route for this method and path. An operator route (`/api/admin/…`) answers it too on a stack started without an ADMIN_TOKEN: it has no operator routes.',
+  },
   UPSTREAM_UNAVAILABLE: {
     status: 503,
     title: 'The service behind this route is unavailable',

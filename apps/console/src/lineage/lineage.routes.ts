@@ -1,0 +1,125 @@
+// The lineage of one order and the stuck orders, assembled here because the
+// console holds what no service does: the outcomes every process reported,
+// and a view of every order's events (ADR 0018). GET
+// /api/console/orders/:orderId/lineage and /api/console/stuck serve the page
+// (and the gateway's public GET /api/orders/:orderId/lineage); /admin/stuck is
+// the gateway's GET /api/admin/stuck, behind the stack's admin token.
+import {
+  inventoryStream,
+  notificationStream,
+  OrderIdParams,
+  OrderLineage,
+  orderStream,
+  paymentStream,
+  StuckOrderList,
+} from '@effectively-once/contracts';
+import { comparePositions, type EventStore } from '@effectively-once/event-store';
+import { ProblemError, type FastifyZodInstance } from '@effectively-once/service-kit';
+import { authorizeAdmin } from '@effectively-once/service-kit/admin-token';
+import type { DeliveryView } from '../api/console.api.js';
+import type { ConsoleConfig } from '../config.js';
+import type { OutcomeSource } from '../live/delivery-outcomes.js';
+import type { Feed } from '../live/feed.js';
+import { CONSOLE_CONSUMERS, CONSUMER_SERVICES } from '../routes/console-consumers.js';
+import { assembleLineage, type StoredMessage } from './assemble-lineage.js';
+import { findStuckOrders } from './find-stuck-orders.js';
+import { readGroupStates } from './group-states.js';
+import type { OrderIndex } from './order-index.js';
+import { askServices, serviceUrls } from './service-lineage.client.js';
+
+export interface LineageRouteDeps {
+  config: Pick<ConsoleConfig, 'stack'>;
+  store: EventStore;
+  feed: Feed;
+  orders: OrderIndex;
+  outcomes: { readonly source: OutcomeSource };
+}
+
+/** The order's four streams, merged into the store's global order. */
+async function readOrderMessages(store: EventStore, orderId: string): Promise<StoredMessage[]> {
+  const streams = [orderStream, inventoryStream, paymentStream, notificationStream];
+  const read = await Promise.all(streams.map((name) => store.readStream(name(orderId))));
+  return read
+    .flat()
+    .sort((a, b) => comparePositions(a.position, b.position))
+    .map((event) => ({
+      eventId: event.id,
+      type: event.type,
+      streamName: event.streamName,
+      revision: Number(event.revision),
+      recordedAt: event.createdAt.toISOString(),
+      correlationId: event.metadata.correlationId ?? null,
+      causationId: event.metadata.causationId ?? null,
+      data: event.data,
+    }));
+}
+
+function rememberedOutcomes(feed: Feed, orderId?: string): DeliveryView[] {
+  return feed
+    .recent(orderId === undefined ? {} : { orderId })
+    .flatMap((item) => (item.kind === 'delivery' ? [item.delivery] : []));
+}
+
+function orderNotFound(orderId: string): ProblemError {
+  return new ProblemError({
+    status: 404,
+    code: 'ORDER_NOT_FOUND',
+    title: 'No such order',
+    detail: `The event store holds no order ${orderId}.`,
+  });
+}
+
+/**
+ * @example
+ * registerLineageRoutes(app, { config, store, feed, orders, outcomes });
+ */
+export function registerLineageRoutes(app: FastifyZodInstance, deps: LineageRouteDeps): void {
+  const { store, feed, orders } = deps;
+  const urls = serviceUrls(deps.config.stack);
+
+  app.get(
+    '/api/console/orders/:orderId/lineage',
+    { schema: { params: OrderIdParams, response: { 200: OrderLineage } } },
+    async (request) => {
+      const { orderId } = request.params;
+      const messages = await readOrderMessages(store, orderId);
+      if (!messages.some((message) => message.streamName === orderStream(orderId))) {
+        throw orderNotFound(orderId);
+      }
+      const [groups, services] = await Promise.all([
+        readGroupStates(store, CONSOLE_CONSUMERS),
+        askServices({ urls, orderId, messageIds: messages.map((message) => message.eventId) }),
+      ]);
+      return assembleLineage({
+        orderId,
+        now: new Date(),
+        messages,
+        outcomes: rememberedOutcomes(feed, orderId),
+        outcomeSource: deps.outcomes.source,
+        groups,
+        services,
+        consumerServices: CONSUMER_SERVICES,
+      });
+    },
+  );
+
+  const stuck = async (): Promise<StuckOrderList> =>
+    findStuckOrders({
+      now: new Date(),
+      orders: orders.all(),
+      progressOf: (orderId) => orders.get(orderId),
+      groups: await readGroupStates(store, CONSOLE_CONSUMERS),
+      outcomes: rememberedOutcomes(feed),
+      outcomeSource: deps.outcomes.source,
+      consumerServices: CONSUMER_SERVICES,
+    });
+  app.get('/api/console/stuck', { schema: { response: { 200: StuckOrderList } } }, stuck);
+
+  // Like a service's /admin routes: none at all on a stack without an admin token.
+  const { adminToken } = deps.config.stack;
+  if (adminToken === undefined) return;
+  app.get('/admin/stuck', { schema: { response: { 200: StuckOrderList } } }, async (request) => {
+    authorizeAdmin(request, adminToken);
+    return stuck();
+  });
+}
