@@ -1,0 +1,76 @@
+// OrderConfirmed → capture the authorization the order was confirmed with,
+// once. Three steps, like the authorization, for the same reasons:
+//   1. read the attempt (no transaction needed: only this message moves an
+//      authorized attempt to captured, and the saga never cancels a confirmed order);
+//   2. ask the provider to capture with the attempt's capture key, outside any transaction;
+//   3. processOnce: mark the attempt captured and enqueue PaymentCaptured, with the marker.
+// Capturing is recovering forward, not compensating, but it too must happen:
+// the consumer retries a transient failure until it succeeds.
+import {
+  CONSUMERS,
+  paymentStream,
+  type EventOf,
+  type OrderConfirmed,
+} from '@effectively-once/contracts';
+import type { RecordedEvent } from '@effectively-once/event-store';
+import { terminalFailure, type ProcessResult } from '@effectively-once/idempotency';
+import { enqueueEvents } from '@effectively-once/outbox';
+import { noFaults, outgoingEvent } from '@effectively-once/service-kit';
+import { decideOnCaptured, decideOnConfirmation } from '../../domain/capture.decide.js';
+import { findAttemptByOrder, saveTransition } from '../postgres/payment-attempt.repository.js';
+import type { PaymentHandlerDeps } from './handler-deps.js';
+import { markProcessed, processPaymentMessage } from './payment-authorization.consumer.js';
+
+type Confirmed = EventOf<typeof OrderConfirmed>;
+
+/**
+ * @example
+ * const result = await handleOrderConfirmed(deps, event, recorded);
+ */
+export async function handleOrderConfirmed(
+  deps: PaymentHandlerDeps,
+  event: Confirmed,
+  recorded: RecordedEvent,
+): Promise<ProcessResult<string>> {
+  const { orderId } = event.data;
+  const decision = decideOnConfirmation({
+    orderId,
+    attempt: await findAttemptByOrder(deps.db, { orderId }),
+  });
+  switch (decision.kind) {
+    case 'reject':
+      throw terminalFailure(decision.reason);
+    case 'already_captured':
+      return markProcessed(deps, recorded, decision.kind);
+    case 'capture':
+      break;
+  }
+  const { attemptId: paymentAttemptId, authorizationId } = decision.attempt;
+  await deps.provider.capture({ paymentAttemptId, authorizationId });
+  // Crash window, after the provider captured and before step 3 committed:
+  // the redelivery finds the attempt still authorized and captures again with
+  // the same key; the provider replays its answer, and the money is taken once.
+  await (deps.faults ?? noFaults).hit('after-provider-captured', {
+    consumer: CONSUMERS.paymentAuthorization,
+    eventType: recorded.type,
+    orderId,
+    messageId: recorded.id,
+  });
+  // Crash window, after step 3 committed and before the acknowledgment: the
+  // redelivery reads a captured attempt and its marker, a duplicate.
+  return processPaymentMessage(deps, recorded, async (trx) => {
+    const attempt = await findAttemptByOrder(trx, { orderId, forUpdate: true });
+    if (attempt === undefined) throw new Error(`Payment attempt of order ${orderId} vanished.`);
+    const captured = decideOnCaptured({ attempt, now: deps.now() });
+    if (captured.kind === 'already_recorded') return captured.kind;
+    await saveTransition(trx, { attempt: captured.attempt, from: 'authorized', now: deps.now() });
+    await enqueueEvents(trx, [
+      outgoingEvent({
+        streamName: paymentStream(orderId),
+        event: captured.event,
+        causedBy: recorded,
+      }),
+    ]);
+    return captured.attempt.status;
+  });
+}
