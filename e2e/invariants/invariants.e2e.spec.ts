@@ -2,18 +2,19 @@
 // API hold every invariant; a marker without its effect and a unit of stock
 // that went missing, written straight into the inventory database, are
 // caught. The tampering is undone before the test ends, and scoped to data
-// no other test uses.
+// no other test uses. The checks of the saga's end (captures, cancellations,
+// deadlines, timers) are tampered with in saga-end-invariants.e2e.spec.ts.
 import { randomUUID } from 'node:crypto';
 import {
   auditInvariants,
   readAuditTarget,
-  type AuditReport,
   type AuditScope,
   type AuditTarget,
 } from '@effectively-once/invariants';
-import pg from 'pg';
+import type pg from 'pg';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiClient, uniqueSku, type ApiClient } from '../support/api-client.js';
+import { auditWhenSettled, checkNamed, notHeld, withDatabase } from './audit-support.js';
 
 let api: ApiClient;
 let target: AuditTarget;
@@ -22,41 +23,8 @@ beforeAll(async () => {
   target = await readAuditTarget(inject('stackStateFile'));
 });
 
-/** Audits until no check is pending (the effects have landed), or returns the last report at the deadline. */
-async function auditWhenSettled(scope: AuditScope, timeoutMs = 30_000): Promise<AuditReport> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const report = await auditInvariants(target, { scope });
-    if (report.checks.every((check) => check.status !== 'pending') || Date.now() > deadline) {
-      return report;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-const notHeld = (report: AuditReport) =>
-  report.checks
-    .filter((check) => check.status !== 'held')
-    .map((check) => ({
-      name: check.name,
-      status: check.status,
-      summary: check.summary,
-      violations: check.violations,
-      pending: check.pending,
-    }));
-
-const checkNamed = (report: AuditReport, name: string) =>
-  report.checks.find((check) => check.name === name);
-
-async function withInventoryDatabase<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: target.databases.inventory });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
+const withInventoryDatabase = <T>(run: (client: pg.Client) => Promise<T>): Promise<T> =>
+  withDatabase(target.databases.inventory, run);
 
 describe('the invariant auditor', () => {
   it('holds every invariant for a confirmed and a cancelled order', async () => {
@@ -74,7 +42,7 @@ describe('the invariant auditor', () => {
     const cancelled = await api.waitForStatus(declined.body.orderId);
     expect([confirmed.status, cancelled.status]).toEqual(['confirmed', 'cancelled']);
 
-    const report = await auditWhenSettled({
+    const report = await auditWhenSettled(target, {
       orderIds: [confirmed.orderId, cancelled.orderId],
       skus: [sku],
     });
@@ -86,7 +54,11 @@ describe('the invariant auditor', () => {
       'demand-counted-once',
       'stock-conserved',
       'one-authorization-per-attempt',
+      'one-capture-per-confirmed-order',
       'orders-terminal',
+      'cancelled-orders-hold-nothing',
+      'orders-within-deadline',
+      'timers-on-time',
       'emails-per-order-kind',
       'nothing-parked',
     ]);

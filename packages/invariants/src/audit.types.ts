@@ -34,6 +34,8 @@ export interface AuditOptions {
   readonly scope?: AuditScope;
   /** How long an effect may still be on its way before its absence counts as broken; 30 s by default. */
   readonly settleMs?: number;
+  /** How late a saga timer (order_deadline row) may fire before it is overdue; 5 s by default. */
+  readonly timerGraceMs?: number;
   /** The audit's clock; the time the facts were read by default. */
   readonly now?: Date;
 }

@@ -22,6 +22,7 @@ async function main(): Promise<number> {
         ...(options.skus === undefined ? {} : { skus: options.skus }),
       },
       ...(options.settleMs === undefined ? {} : { settleMs: options.settleMs }),
+      ...(options.timerGraceMs === undefined ? {} : { timerGraceMs: options.timerGraceMs }),
     },
   );
   process.stdout.write(

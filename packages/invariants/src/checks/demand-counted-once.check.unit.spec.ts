@@ -18,6 +18,7 @@ const placement = (n: number, quantity: number, createdAt = LONG_AGO, sku = MUG)
   messageId: messageIdOf(n),
   orderId: orderIdOf(n),
   items: [{ sku, quantity }],
+  completeBy: null,
   createdAt,
 });
 const counted = (n: number): Marker => ({

@@ -19,7 +19,14 @@ export type MarkerFacts = Pick<
 > & { readonly messages: ReadonlyMap<string, StoredMessage> };
 
 const KNOWN_CONSUMERS: ReadonlySet<string> = new Set(Object.values(CONSUMERS));
-const FINAL_ATTEMPT: ReadonlySet<string> = new Set(['authorized', 'declined', 'voided']);
+/** The provider's answer to the authorization is recorded: every status but pending. */
+const FINAL_ATTEMPT: ReadonlySet<string> = new Set([
+  'authorized',
+  'declined',
+  'voided',
+  'captured',
+  'abandoned',
+]);
 const INVENTORY_EVENTS: ReadonlySet<string> = new Set([
   'OrderPlaced',
   'OrderCancellationRequested',
@@ -105,9 +112,17 @@ function missingPaymentEffect(
       ? undefined
       : `payment attempt ${attempt.attemptId} is still ${attempt.status}`;
   }
+  if (message.type === 'OrderConfirmed') {
+    // The capture and its marker commit together: a processed confirmation is a captured attempt.
+    if (attempt?.status === 'captured') return undefined;
+    return attempt === undefined
+      ? `no payment attempt for order ${orderId}`
+      : `payment attempt ${attempt.attemptId} is ${attempt.status}, not captured`;
+  }
   if (message.type === 'OrderCancellationRequested') {
     if (!cancelled) return `no payment_cancellation row for order ${orderId}`;
-    // A processed cancellation leaves nothing held: no attempt, a decline, or a void.
+    // A processed cancellation leaves nothing held: no attempt, a decline, a
+    // void, or a key closed with nothing under it (abandoned).
     return attempt !== undefined &&
       (attempt.status === 'authorized' || attempt.status === 'pending')
       ? `payment attempt ${attempt.attemptId} is still ${attempt.status} after the cancellation`

@@ -192,6 +192,72 @@ describe('markers-have-effects', () => {
     expect(check.violations[0]?.detail).toContain('is still authorized after the cancellation');
   });
 
+  it('given payment-authorization-v1 markers of a request and a confirmation and the attempt captured, when checked, then it holds', () => {
+    const check = given({
+      markers: [
+        markerOf(CONSUMERS.paymentAuthorization, paymentRequested, 'payment'),
+        markerOf(CONSUMERS.paymentAuthorization, confirmed, 'payment'),
+      ],
+      paymentAttempts: [
+        {
+          attemptId: `${orderId}:1`,
+          orderId,
+          status: 'captured',
+          authorizationId: 'auth-1',
+          amountCents: 2_000,
+          updatedAt: new Date(),
+        },
+      ],
+    }).whenChecked();
+
+    expect(check).toMatchObject({ status: 'held', violations: [] });
+  });
+
+  it('given a payment-authorization-v1 marker of OrderConfirmed and the attempt still authorized, when checked, then it is broken: the capture was lost', () => {
+    const check = given({
+      markers: [markerOf(CONSUMERS.paymentAuthorization, confirmed, 'payment')],
+      paymentAttempts: [
+        {
+          attemptId: `${orderId}:1`,
+          orderId,
+          status: 'authorized',
+          authorizationId: 'auth-1',
+          amountCents: 2_000,
+          updatedAt: new Date(),
+        },
+      ],
+    }).whenChecked();
+
+    expect(check.violations).toEqual([
+      {
+        subject: `payment-authorization-v1 marker of message ${confirmed.id}`,
+        detail: `OrderConfirmed marked as processed, but payment attempt ${orderId}:1 is authorized, not captured`,
+      },
+    ]);
+  });
+
+  it('given a processed cancellation whose attempt was abandoned, when checked, then it holds: nothing is held', () => {
+    const check = given({
+      markers: [
+        markerOf(CONSUMERS.paymentAuthorization, paymentRequested, 'payment'),
+        markerOf(CONSUMERS.paymentAuthorization, cancellationRequested, 'payment'),
+      ],
+      paymentCancellations: new Set([orderId]),
+      paymentAttempts: [
+        {
+          attemptId: `${orderId}:1`,
+          orderId,
+          status: 'abandoned',
+          authorizationId: null,
+          amountCents: 2_000,
+          updatedAt: new Date(),
+        },
+      ],
+    }).whenChecked();
+
+    expect(check.status).toBe('held');
+  });
+
   it('given a notification-email-v1 marker of OrderConfirmed and no notification row, when checked, then it is broken', () => {
     const check = given({
       markers: [markerOf(CONSUMERS.notificationEmail, confirmed, 'notification')],

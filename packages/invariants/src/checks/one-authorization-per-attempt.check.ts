@@ -1,11 +1,13 @@
 // The customer's money: the card processor's ledger and the payment service's
 // attempts must tell the same story. One authorization per idempotency key and
-// per order (a second one is a double charge), each authorized attempt backed
-// by exactly one authorization, each void done at the provider too, and no
-// authorization the shop has no record of once the answer had time to land.
+// per order (a second one is a double charge), each attempt that holds or held
+// one backed by exactly one authorization that ended the same way (voided or
+// captured at the provider too), and no authorization the shop has no record
+// of once the answer had time to land.
 import type { InvariantCheck, Violation } from '../audit.types.js';
 import type { PaymentAttemptFact, ProviderAuthorization } from '../facts/facts.types.js';
 import { ageOf, count, finishCheck, isSettling, type CheckContext } from './check-result.js';
+import { groupBy } from './group-by.js';
 import { includesOrder } from './scope.js';
 
 export interface AuthorizationFacts {
@@ -21,15 +23,6 @@ export function orderOfKey(idempotencyKey: string): string | undefined {
 interface Findings {
   readonly violations: Violation[];
   readonly pending: string[];
-}
-
-function groupBy<T>(items: readonly T[], key: (item: T) => string | undefined): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const value = key(item);
-    if (value !== undefined) groups.set(value, [...(groups.get(value) ?? []), item]);
-  }
-  return groups;
 }
 
 function duplicates(authorizations: readonly ProviderAuthorization[], findings: Findings): void {
@@ -54,13 +47,16 @@ function duplicates(authorizations: readonly ProviderAuthorization[], findings: 
   }
 }
 
+/** The statuses in which an attempt holds, or held, an authorization at the provider. */
+const WITH_AUTHORIZATION: ReadonlySet<string> = new Set(['authorized', 'voided', 'captured']);
+
 function judgeAttempt(
   attempt: PaymentAttemptFact,
   byId: ReadonlyMap<string, ProviderAuthorization>,
   context: CheckContext,
   findings: Findings,
 ): void {
-  if (attempt.status !== 'authorized' && attempt.status !== 'voided') return;
+  if (!WITH_AUTHORIZATION.has(attempt.status)) return;
   const subject = `attempt ${attempt.attemptId}`;
   const entry = attempt.authorizationId === null ? undefined : byId.get(attempt.authorizationId);
   if (entry === undefined) {
@@ -82,24 +78,42 @@ function judgeAttempt(
       detail: `the attempt is for ${String(attempt.amountCents)} cents, the provider authorized ${String(entry.amountCents)}`,
     });
   }
-  if (attempt.status === 'voided' && entry.status !== 'voided') {
-    findings.violations.push({
-      subject,
-      detail: `recorded as voided, but the provider still holds the money (${entry.authorizationId})`,
-    });
+  judgeEnding(attempt, entry, context, findings);
+}
+
+/**
+ * How the authorization ended must match the attempt. The provider ends it
+ * first and the payment service records that after, so an attempt still
+ * `authorized` behind a provider that already voided or captured is on its
+ * way for the settle time; any other difference is broken at once.
+ */
+function judgeEnding(
+  attempt: PaymentAttemptFact,
+  entry: ProviderAuthorization,
+  context: CheckContext,
+  findings: Findings,
+): void {
+  const subject = `attempt ${attempt.attemptId}`;
+  if (attempt.status === entry.status) return;
+  if (attempt.status === 'authorized') {
+    const endedAt =
+      (entry.status === 'captured' ? entry.capturedAt : entry.voidedAt) ?? entry.createdAt;
+    const what = `${entry.status} at the provider ${ageOf(endedAt, context)} ago`;
+    if (isSettling(endedAt, context))
+      findings.pending.push(`${subject}: ${what}, not yet recorded`);
+    else findings.violations.push({ subject, detail: `${what}, but still recorded as authorized` });
+    return;
   }
-  if (attempt.status === 'authorized' && entry.status === 'voided') {
-    const voidedAt = entry.voidedAt ?? entry.createdAt;
-    if (isSettling(voidedAt, context))
-      findings.pending.push(
-        `${subject}: voided at the provider ${ageOf(voidedAt, context)} ago, not yet recorded`,
-      );
-    else
-      findings.violations.push({
-        subject,
-        detail: `voided at the provider ${ageOf(voidedAt, context)} ago, but still recorded as authorized`,
-      });
-  }
+  findings.violations.push({ subject, detail: endingMismatch(attempt.status, entry) });
+}
+
+function endingMismatch(recorded: string, entry: ProviderAuthorization): string {
+  const id = entry.authorizationId;
+  if (entry.status !== 'authorized')
+    return `recorded as ${recorded}, but the provider ${entry.status} it (${id})`;
+  return recorded === 'captured'
+    ? `recorded as captured, but the provider never captured it (${id} is still authorized): the money was not taken`
+    : `recorded as ${recorded}, but the provider still holds the money (${id})`;
 }
 
 /** An authorization no attempt records: money held that the shop would never release. */
@@ -138,7 +152,7 @@ export function oneAuthorizationPerAttempt(
   for (const attempt of attempts) judgeAttempt(attempt, byId, context, findings);
   const recorded = new Set(
     facts.paymentAttempts
-      .filter((attempt) => attempt.status === 'authorized' || attempt.status === 'voided')
+      .filter((attempt) => WITH_AUTHORIZATION.has(attempt.status))
       .map((attempt) => attempt.authorizationId),
   );
   for (const entry of authorizations) {

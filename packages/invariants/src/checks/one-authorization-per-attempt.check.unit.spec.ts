@@ -22,6 +22,7 @@ const authorization = (overrides: Partial<ProviderAuthorization> = {}): Provider
   amountCents: 2_000,
   status: 'authorized',
   createdAt: LONG_AGO,
+  capturedAt: null,
   voidedAt: null,
   ...overrides,
 });
@@ -119,6 +120,67 @@ describe('one-authorization-per-attempt', () => {
 
     expect(given([attempt()], [voidedJustNow]).whenChecked().status).toBe('pending');
     expect(given([attempt()], [voidedLongAgo]).whenChecked().status).toBe('broken');
+  });
+
+  it('given a captured attempt whose authorization the provider captured, when checked, then it holds and the authorization counts as recorded', () => {
+    const check = given(
+      [attempt({ status: 'captured' })],
+      [authorization({ status: 'captured', capturedAt: LONG_AGO })],
+    ).whenChecked();
+
+    expect(check).toMatchObject({ status: 'held', violations: [], pending: [] });
+  });
+
+  it('given a capture at the provider not yet recorded, when checked, then it is pending until the settle time', () => {
+    const capturedJustNow = authorization({ status: 'captured', capturedAt: JUST_NOW });
+    const capturedLongAgo = authorization({ status: 'captured', capturedAt: LONG_AGO });
+
+    expect(given([attempt()], [capturedJustNow]).whenChecked().pending).toEqual([
+      `attempt ${attemptId}: captured at the provider 1.0 s ago, not yet recorded`,
+    ]);
+    expect(given([attempt()], [capturedLongAgo]).whenChecked().violations).toEqual([
+      {
+        subject: `attempt ${attemptId}`,
+        detail: 'captured at the provider 5.0 min ago, but still recorded as authorized',
+      },
+    ]);
+  });
+
+  it('given a captured attempt the provider never captured, when checked, then it is broken', () => {
+    const check = given([attempt({ status: 'captured' })], [authorization()]).whenChecked();
+
+    expect(check.violations).toEqual([
+      {
+        subject: `attempt ${attemptId}`,
+        detail:
+          'recorded as captured, but the provider never captured it (auth-1 is still authorized): the money was not taken',
+      },
+    ]);
+  });
+
+  it('given a voided attempt the provider captured, when checked, then it is broken at once', () => {
+    const check = given(
+      [attempt({ status: 'voided' })],
+      [authorization({ status: 'captured', capturedAt: JUST_NOW })],
+    ).whenChecked();
+
+    expect(check.violations[0]?.detail).toBe(
+      'recorded as voided, but the provider captured it (auth-1)',
+    );
+  });
+
+  it('given an abandoned attempt and an authorization under its key, when checked, then the authorization is unrecorded: broken once it is old', () => {
+    const check = given(
+      [attempt({ status: 'abandoned', authorizationId: null })],
+      [authorization()],
+    ).whenChecked();
+
+    expect(check.violations).toEqual([
+      {
+        subject: 'authorization auth-1',
+        detail: `made under key authorize:${attemptId} 5.0 min ago, authorized, and no payment attempt records it`,
+      },
+    ]);
   });
 
   it('given an amount that differs from the attempt, when checked, then it is broken', () => {

@@ -8,12 +8,14 @@ const placements: Placement[] = [
     messageId: messageIdOf(1),
     orderId: orderIdOf(1),
     items: [{ sku: 'SKU-MUG', quantity: 1 }],
+    completeBy: null,
     createdAt: LONG_AGO,
   },
   {
     messageId: messageIdOf(2),
     orderId: orderIdOf(2),
     items: [{ sku: 'SKU-TEA', quantity: 1 }],
+    completeBy: null,
     createdAt: LONG_AGO,
   },
 ];

@@ -9,11 +9,12 @@ describe('parseCliArgs', () => {
       skus: undefined,
       json: false,
       settleMs: undefined,
+      timerGraceMs: undefined,
       help: false,
     });
   });
 
-  it('given repeated orders and SKUs, --json and --settle-ms, when parsed, then all are kept', () => {
+  it('given repeated orders and SKUs, --json, --settle-ms and --timer-grace-ms, when parsed, then all are kept', () => {
     const options = parseCliArgs([
       '--order',
       orderIdOf(1),
@@ -24,6 +25,8 @@ describe('parseCliArgs', () => {
       '--json',
       '--settle-ms',
       '5000',
+      '--timer-grace-ms',
+      '2000',
     ]);
 
     expect(options).toEqual({
@@ -31,6 +34,7 @@ describe('parseCliArgs', () => {
       skus: ['SKU-MUG'],
       json: true,
       settleMs: 5_000,
+      timerGraceMs: 2_000,
       help: false,
     });
   });
@@ -38,6 +42,10 @@ describe('parseCliArgs', () => {
   it('given an order id that is not a uuid, when parsed, then it is a usage error naming the option', () => {
     expect(() => parseCliArgs(['--order', '42'])).toThrow(UsageError);
     expect(() => parseCliArgs(['--order', '42'])).toThrow(/--order/);
+  });
+
+  it('given a negative timer grace, when parsed, then it is a usage error naming the option', () => {
+    expect(() => parseCliArgs(['--timer-grace-ms', '-1'])).toThrow(/--timer-grace-ms/);
   });
 
   it('given an unknown option, when parsed, then it is a usage error', () => {

@@ -1,6 +1,12 @@
 // The facts the checks judge: plain data read from the stack, so every check
 // is a pure function of them and is unit-tested without a database.
-import type { NotificationKind, OrderLine, ReceivedEmail } from '@effectively-once/contracts';
+import type {
+  CompensationStep,
+  NotificationKind,
+  OrderDeadlineName,
+  OrderLine,
+  ReceivedEmail,
+} from '@effectively-once/contracts';
 
 /** The service databases that keep markers (processed_message). */
 export type ServiceDatabase = 'order' | 'inventory' | 'payment' | 'notification';
@@ -27,6 +33,8 @@ export interface Placement {
   readonly messageId: string;
   readonly orderId: string;
   readonly items: readonly OrderLine[];
+  /** The order's overall deadline; null for orders placed before the saga had deadlines. */
+  readonly completeBy: Date | null;
   readonly createdAt: Date;
 }
 
@@ -46,6 +54,10 @@ export interface StoreFacts {
   readonly placements: readonly Placement[];
   /** Every order stream, by order id. */
   readonly orders: ReadonlyMap<string, OrderHistory>;
+  /** The authorization each confirmed order was confirmed with (OrderConfirmed), by order id. */
+  readonly confirmedWith: ReadonlyMap<string, string>;
+  /** The compensations a cancelling order has recorded (OrderCompensated), by order id. */
+  readonly compensated: ReadonlyMap<string, ReadonlySet<CompensationStep>>;
 }
 
 /** One inventory row with the sums of its SKU's reservation lines, read in one snapshot. */
@@ -67,7 +79,8 @@ export interface DemandFact {
   readonly orders: number;
 }
 
-export type PaymentAttemptStatus = 'pending' | 'authorized' | 'declined' | 'voided';
+export type PaymentAttemptStatus =
+  'pending' | 'authorized' | 'declined' | 'voided' | 'captured' | 'abandoned';
 
 export interface PaymentAttemptFact {
   readonly attemptId: string;
@@ -78,14 +91,38 @@ export interface PaymentAttemptFact {
   readonly updatedAt: Date;
 }
 
-/** One authorization in the payment provider's ledger. */
+/** One authorization in the payment provider's ledger: it ends captured or voided, never both. */
 export interface ProviderAuthorization {
   readonly authorizationId: string;
   readonly idempotencyKey: string;
   readonly amountCents: number;
-  readonly status: 'authorized' | 'voided';
+  readonly status: 'authorized' | 'captured' | 'voided';
   readonly createdAt: Date;
+  readonly capturedAt: Date | null;
   readonly voidedAt: Date | null;
+}
+
+/** A reservation line still holding stock (status `reserved`); released lines are deleted. */
+export interface ReservedLine {
+  readonly orderId: string;
+  readonly sku: string;
+  readonly quantity: number;
+}
+
+/** One order_deadline row not fired yet. */
+export interface UnfiredTimer {
+  readonly orderId: string;
+  readonly deadline: OrderDeadlineName;
+  readonly dueAt: Date;
+}
+
+/**
+ * The timers still to fire, and when they were read: lateness is measured
+ * against that moment, not the end of the audit, which may come seconds later.
+ */
+export interface TimerFacts {
+  readonly readAt: Date;
+  readonly unfired: readonly UnfiredTimer[];
 }
 
 /** A notification row: the email for (order, kind) recorded as sent. */
@@ -113,10 +150,12 @@ export interface AuditFacts {
   /** inventory_order: order id -> status (reserved, rejected, released, consumed). */
   readonly inventoryOrders: ReadonlyMap<string, string>;
   readonly stock: readonly StockFact[];
+  readonly reservedLines: readonly ReservedLine[];
   readonly demand: readonly DemandFact[];
   readonly paymentAttempts: readonly PaymentAttemptFact[];
   readonly paymentCancellations: ReadonlySet<string>;
   readonly notifications: readonly NotificationFact[];
+  readonly timers: TimerFacts;
   readonly authorizations: readonly ProviderAuthorization[];
   readonly store: StoreFacts;
   readonly parked: readonly ParkedFact[];

@@ -1,9 +1,12 @@
 // Reads a running stack in the one order that cannot mistake "not yet" for
-// "never": markers first, then the service tables they promise effects in,
-// then the provider (after the attempts that point at it), then the event
-// store (which by then holds every message a marker or row came from), then
-// the mail sink (every email follows an outcome already read). Each step only
-// ever sees more than the one before needed.
+// "never": markers first, then the service tables they promise effects in
+// (with the order service's unfired timers), then the provider (after the
+// attempts that point at it), then the event store (which by then holds every
+// message a marker or row came from), then the mail sink (every email follows
+// an outcome already read). Each step only ever sees more than the one before
+// needed. The converse does not hold: an outcome read from the store may be
+// newer than the tables read before it, which is why a check that judges
+// tables by an outcome (a cancelled order holds nothing) waits the settle time.
 import {
   createPostgresEventStore,
   openEventStore,
@@ -13,10 +16,11 @@ import { connect } from '@effectively-once/postgres';
 import type { Kysely } from 'kysely';
 import type { AuditTarget } from '../audit.types.js';
 import type { AuditFacts, ServiceDatabase } from './facts.types.js';
-import { loadDemand, loadInventoryOrders, loadStock } from './load-inventory.js';
+import { loadDemand, loadInventoryOrders, loadReservedLines, loadStock } from './load-inventory.js';
 import { loadMailSink } from './load-mail-sink.js';
 import { loadMarkers } from './load-markers.js';
 import { loadNotifications } from './load-notifications.js';
+import { loadUnfiredTimers } from './load-order-timers.js';
 import {
   loadPaymentAttempts,
   loadPaymentCancellations,
@@ -58,15 +62,25 @@ async function readFacts(
       ),
     )
   ).flat();
-  const [inventoryOrders, stock, demand, paymentAttempts, paymentCancellations, notifications] =
-    await Promise.all([
-      loadInventoryOrders(db.inventory),
-      loadStock(db.inventory),
-      loadDemand(db.inventory),
-      loadPaymentAttempts(db.payment),
-      loadPaymentCancellations(db.payment),
-      loadNotifications(db.notification),
-    ]);
+  const [
+    inventoryOrders,
+    stock,
+    reservedLines,
+    demand,
+    paymentAttempts,
+    paymentCancellations,
+    notifications,
+    timers,
+  ] = await Promise.all([
+    loadInventoryOrders(db.inventory),
+    loadStock(db.inventory),
+    loadReservedLines(db.inventory),
+    loadDemand(db.inventory),
+    loadPaymentAttempts(db.payment),
+    loadPaymentCancellations(db.payment),
+    loadNotifications(db.notification),
+    loadUnfiredTimers(db.order),
+  ]);
   const authorizations = await loadProviderAuthorizations(db.paymentProvider);
   const store = storeFactsOf(await readEveryEvent(eventStore));
   const [parked, mailSink] = await Promise.all([
@@ -77,10 +91,12 @@ async function readFacts(
     markers,
     inventoryOrders,
     stock,
+    reservedLines,
     demand,
     paymentAttempts,
     paymentCancellations,
     notifications,
+    timers,
     authorizations,
     store,
     parked,

@@ -1,10 +1,10 @@
 // The inventory database: stock with its reservation lines (one statement, so
 // one snapshot: a consume moves units from `reserved` to a consumed line in
-// one transaction, and the sums must not see half of it), the orders it
-// decided, and inventory-demand-v1's tally.
+// one transaction, and the sums must not see half of it), the lines still
+// reserved per order, the orders it decided, and inventory-demand-v1's tally.
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
-import type { DemandFact, StockFact } from './facts.types.js';
+import type { DemandFact, ReservedLine, StockFact } from './facts.types.js';
 
 const units = z.number().int();
 
@@ -47,6 +47,20 @@ export async function loadInventoryOrders(db: Kysely<unknown>): Promise<Map<stri
       .parse(rows)
       .map((row) => [row.order_id, row.status]),
   );
+}
+
+const ReservedLineRow = z.object({ order_id: z.string(), sku: z.string(), quantity: units });
+
+/** The reservation lines still holding stock, per order: a released line is deleted, a consumed one kept. */
+export async function loadReservedLines(db: Kysely<unknown>): Promise<ReservedLine[]> {
+  const { rows } = await sql`
+    SELECT order_id::text AS order_id, sku, quantity
+      FROM inventory_reservation
+     WHERE status = 'reserved'`.execute(db);
+  return z
+    .array(ReservedLineRow)
+    .parse(rows)
+    .map((row) => ({ orderId: row.order_id, sku: row.sku, quantity: row.quantity }));
 }
 
 const DemandRow = z.object({ sku: z.string(), units_ordered: units, orders: units });

@@ -7,7 +7,7 @@ import type { PaymentAttemptFact, ProviderAuthorization } from './facts.types.js
 const AttemptRow = z.object({
   attempt_id: z.string(),
   order_id: z.string(),
-  status: z.enum(['pending', 'authorized', 'declined', 'voided']),
+  status: z.enum(['pending', 'authorized', 'declined', 'voided', 'captured', 'abandoned']),
   authorization_id: z.string().nullable(),
   amount_cents: z.number().int(),
   updated_at: z.date(),
@@ -46,8 +46,9 @@ const AuthorizationRow = z.object({
   authorization_id: z.string(),
   idempotency_key: z.string(),
   amount_cents: z.number().int(),
-  status: z.enum(['authorized', 'voided']),
+  status: z.enum(['authorized', 'captured', 'voided']),
   created_at: z.date(),
+  captured_at: z.date().nullable(),
   voided_at: z.date().nullable(),
 });
 
@@ -56,7 +57,7 @@ export async function loadProviderAuthorizations(
   db: Kysely<unknown>,
 ): Promise<ProviderAuthorization[]> {
   const { rows } = await sql`
-    SELECT authorization_id, idempotency_key, amount_cents, status, created_at, voided_at
+    SELECT authorization_id, idempotency_key, amount_cents, status, created_at, captured_at, voided_at
       FROM "authorization"`.execute(db);
   return z
     .array(AuthorizationRow)
@@ -67,6 +68,7 @@ export async function loadProviderAuthorizations(
       amountCents: row.amount_cents,
       status: row.status,
       createdAt: row.created_at,
+      capturedAt: row.captured_at,
       voidedAt: row.voided_at,
     }));
 }

@@ -1,6 +1,13 @@
 // The event store read once, indexed the ways the checks look things up: by
-// message id (markers), by order (outcomes) and the placements (demand).
-import { ContractViolationError, parseEvent, STREAM_PREFIX } from '@effectively-once/contracts';
+// message id (markers), by order (outcomes), the placements (demand,
+// deadlines), the confirmations (captures) and the compensations recorded.
+import {
+  ContractViolationError,
+  parseEvent,
+  STREAM_PREFIX,
+  type CompensationStep,
+  type KnownEvent,
+} from '@effectively-once/contracts';
 import type { RecordedEvent } from '@effectively-once/event-store';
 import type { OrderHistory, Placement, StoreFacts, StoredMessage } from './facts.types.js';
 
@@ -17,24 +24,52 @@ function orderIdOf(event: RecordedEvent): string | undefined {
   return undefined;
 }
 
-/** The OrderPlaced's lines, or undefined for an event that breaks its contract (nothing counted it). */
-function placementOf(event: RecordedEvent): Placement | undefined {
+/** The event parsed by its contract, or undefined when it breaks it (no consumer acted on it). */
+function parsed(event: RecordedEvent): KnownEvent | undefined {
   try {
-    const parsed = parseEvent({
+    return parseEvent({
       type: event.type,
       data: event.data,
       schemaVersion: event.metadata.schemaVersion,
     });
-    if (parsed.type !== 'OrderPlaced') return undefined;
-    return {
-      messageId: event.id,
-      orderId: parsed.data.orderId,
-      items: parsed.data.items,
-      createdAt: event.createdAt,
-    };
   } catch (error) {
     if (error instanceof ContractViolationError) return undefined;
     throw error;
+  }
+}
+
+/** The order events whose data the checks read; the rest are judged by type alone. */
+const ORDER_FACTS: ReadonlySet<string> = new Set([
+  'OrderPlaced',
+  'OrderConfirmed',
+  'OrderCompensated',
+]);
+
+interface OrderStreamFacts {
+  readonly placements: Placement[];
+  readonly confirmedWith: Map<string, string>;
+  readonly compensated: Map<string, Set<CompensationStep>>;
+}
+
+/** What the checks need from the order stream's own facts, added to `facts` as they are met. */
+function noteOrderEvent(event: RecordedEvent, facts: OrderStreamFacts): void {
+  if (!ORDER_FACTS.has(event.type)) return;
+  const known = parsed(event);
+  if (known?.type === 'OrderPlaced') {
+    const { orderId, items, deadlines } = known.data;
+    const completeBy = deadlines === null ? null : new Date(deadlines.completeBy);
+    facts.placements.push({
+      messageId: event.id,
+      orderId,
+      items,
+      completeBy,
+      createdAt: event.createdAt,
+    });
+  } else if (known?.type === 'OrderConfirmed') {
+    facts.confirmedWith.set(known.data.orderId, known.data.authorizationId);
+  } else if (known?.type === 'OrderCompensated') {
+    const steps = facts.compensated.get(known.data.orderId) ?? new Set<CompensationStep>();
+    facts.compensated.set(known.data.orderId, steps.add(known.data.step));
   }
 }
 
@@ -52,7 +87,11 @@ interface Entry {
  */
 export function storeFactsOf(events: readonly RecordedEvent[]): StoreFacts {
   const messages = new Map<string, StoredMessage>();
-  const placements: Placement[] = [];
+  const facts: OrderStreamFacts = {
+    placements: [],
+    confirmedWith: new Map(),
+    compensated: new Map(),
+  };
   const streams = new Map<string, Entry[]>();
   for (const event of events) {
     const orderId = orderIdOf(event);
@@ -62,12 +101,9 @@ export function storeFactsOf(events: readonly RecordedEvent[]): StoreFacts {
     const entries = streams.get(orderId) ?? [];
     entries.push({ id, type, createdAt, revision });
     streams.set(orderId, entries);
-    if (type === 'OrderPlaced') {
-      const placement = placementOf(event);
-      if (placement !== undefined) placements.push(placement);
-    }
+    noteOrderEvent(event, facts);
   }
-  return { messages, placements, orders: historiesOf(streams) };
+  return { messages, ...facts, orders: historiesOf(streams) };
 }
 
 /**

@@ -79,9 +79,62 @@ describe('storeFactsOf', () => {
         messageId: messageIdOf(1),
         orderId,
         items: [{ sku: 'SKU-MUG', quantity: 2 }],
+        completeBy: null,
         createdAt: new Date('2026-12-01T10:00:00.000Z'),
       },
     ]);
+  });
+
+  it('given a confirmed order with deadlines and a cancelling one with its compensations, when indexed, then each fact is found by order', () => {
+    const stream = `order-${orderId}`;
+    const cancelling = orderIdOf(2);
+    const deadlines = {
+      inventoryBy: '2026-12-01T10:00:30.000Z',
+      paymentBy: '2026-12-01T10:02:00.000Z',
+      completeBy: '2026-12-01T10:05:00.000Z',
+    };
+    const compensated = (step: string, outcome: string, revision: bigint) =>
+      recorded({
+        id: messageIdOf(10 + Number(revision)),
+        type: 'OrderCompensated',
+        streamName: `order-${cancelling}`,
+        revision,
+        data: {
+          orderId: cancelling,
+          step,
+          outcome,
+          items: [],
+          compensatedAt: placedData.placedAt,
+        },
+      });
+    const store = storeFactsOf([
+      recorded({
+        id: messageIdOf(1),
+        type: 'OrderPlaced',
+        streamName: stream,
+        revision: 0n,
+        data: { ...placedData, deadlines },
+      }),
+      recorded({
+        id: messageIdOf(2),
+        type: 'OrderConfirmed',
+        streamName: stream,
+        revision: 1n,
+        data: {
+          orderId,
+          customerEmail: placedData.customerEmail,
+          authorizationId: 'auth-1',
+          confirmedAt: placedData.placedAt,
+        },
+      }),
+      compensated('inventory', 'released', 2n),
+      compensated('payment', 'voided', 3n),
+    ]);
+
+    expect(store.placements[0]?.completeBy).toEqual(new Date(deadlines.completeBy));
+    expect(store.confirmedWith.get(orderId)).toBe('auth-1');
+    expect([...(store.compensated.get(cancelling) ?? [])]).toEqual(['inventory', 'payment']);
+    expect(store.compensated.has(orderId)).toBe(false);
   });
 
   it('given an OrderPlaced that breaks its contract, when indexed, then it is a message but no placement', () => {

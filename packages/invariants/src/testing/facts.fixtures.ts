@@ -7,7 +7,9 @@ import { resolveScope } from '../checks/scope.js';
 import type {
   AuditFacts,
   OrderHistory,
+  PaymentAttemptFact,
   Placement,
+  ProviderAuthorization,
   StoreFacts,
   StoredMessage,
 } from '../facts/facts.types.js';
@@ -74,10 +76,45 @@ export function history(
 export const ordersOf = (...histories: OrderHistory[]): ReadonlyMap<string, OrderHistory> =>
   new Map(histories.map((entry) => [entry.orderId, entry]));
 
+/** Order n's first payment attempt: authorized long ago, as `auth-<n>`, for 2,000 cents. */
+export function paymentAttempt(
+  n: number,
+  overrides: Partial<PaymentAttemptFact> = {},
+): PaymentAttemptFact {
+  return {
+    attemptId: `${orderIdOf(n)}:1`,
+    orderId: orderIdOf(n),
+    status: 'authorized',
+    authorizationId: `auth-${String(n)}`,
+    amountCents: 2_000,
+    updatedAt: LONG_AGO,
+    ...overrides,
+  };
+}
+
+/** Order n's authorization `auth-<n>` in the provider's ledger, under its first attempt's key. */
+export function ledgerEntry(
+  n: number,
+  overrides: Partial<ProviderAuthorization> = {},
+): ProviderAuthorization {
+  return {
+    authorizationId: `auth-${String(n)}`,
+    idempotencyKey: `authorize:${orderIdOf(n)}:1`,
+    amountCents: 2_000,
+    status: 'authorized',
+    createdAt: LONG_AGO,
+    capturedAt: null,
+    voidedAt: null,
+    ...overrides,
+  };
+}
+
 export const emptyStore = (): StoreFacts => ({
   messages: new Map(),
   placements: [],
   orders: new Map(),
+  confirmedWith: new Map(),
+  compensated: new Map(),
 });
 
 /** A stack with nothing in it. */
@@ -86,10 +123,12 @@ export function emptyFacts(): AuditFacts {
     markers: [],
     inventoryOrders: new Map(),
     stock: [],
+    reservedLines: [],
     demand: [],
     paymentAttempts: [],
     paymentCancellations: new Set(),
     notifications: [],
+    timers: { readAt: NOW, unfired: [] },
     authorizations: [],
     store: emptyStore(),
     parked: [],
