@@ -51,6 +51,10 @@ export function LedgerTable({ ledger }: { readonly ledger: Ledger | null }) {
           { header: 'Status', cell: (entry) => <Badge text={entry.status} /> },
           { header: 'Created (UTC)', cell: (entry) => formatDateTime(entry.createdAt) },
           {
+            header: 'Captured (UTC)',
+            cell: (entry) => (entry.capturedAt === null ? '' : formatDateTime(entry.capturedAt)),
+          },
+          {
             header: 'Voided (UTC)',
             cell: (entry) => (entry.voidedAt === null ? '' : formatDateTime(entry.voidedAt)),
           },

@@ -14,6 +14,7 @@ export function toneOf(text: string): Tone {
     case 'passed':
     case 'held':
     case 'authorized':
+    case 'captured':
     case 'PASS':
       return 'good';
     case 'cancelled':
