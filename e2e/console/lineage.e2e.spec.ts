@@ -2,7 +2,10 @@
 // admin token (the stuck list is an operator route) and the lab (a payment
 // that fails on every delivery, so that it is parked): through the public
 // API, from `pnpm lineage` in a terminal, and in the console's views.
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import {
   CONSUMERS,
   OrderLineage,
@@ -26,6 +29,8 @@ const HAPPY_PATH = [
 const AFTER_CONFIRMATION = ['CustomerNotified', 'PaymentCaptured'];
 /** The lab parks a delivery after 5 retries with backoff; a generous bound on that. */
 const PARKED_WITHIN_MS = 90_000;
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 let running: RunningStack;
 let token: string;
@@ -65,6 +70,20 @@ async function stuckOrder(orderId: string): Promise<StuckOrder | undefined> {
   return StuckOrderList.parse(await response.json()).orders.find(
     (order) => order.orderId === orderId,
   );
+}
+
+/** `pnpm lineage …` in a terminal pointed at this stack; its output and exit code. */
+async function pnpmLineage(...args: string[]): Promise<{ stdout: string; code: number }> {
+  try {
+    const { stdout } = await promisify(execFile)('pnpm', ['--silent', 'lineage', ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, STACK_STATE_FILE: running.stateFile },
+    });
+    return { stdout, code: 0 };
+  } catch (error) {
+    const failed = error as { stdout?: string; code?: number };
+    return { stdout: failed.stdout ?? '', code: failed.code ?? -1 };
+  }
 }
 
 async function confirmedOrder(): Promise<string> {
@@ -141,6 +160,18 @@ describe('the lineage of an order', () => {
       summary: 'confirmed; nothing outstanding',
     });
   });
+
+  it('prints the same in a terminal with pnpm lineage: where it is, the sequence and the table', async () => {
+    const { stdout, code } = await pnpmLineage(orderId);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`Order ${orderId}: confirmed; nothing outstanding`);
+    expect(stdout).toMatch(/^ +order +inventory +payment +notification$/m);
+    expect(stdout).toMatch(
+      /^ {2}1 .*●─+▶.* OrderPlaced → inventory-demand-v1 applied, inventory-reservation-v1 applied$/m,
+    );
+    expect(stdout).toMatch(/^4 +PaymentAuthorized +payment-\w{8}@\d +#3 /m);
+    expect((await pnpmLineage('0b7c6f64-3b7e-4c39-9d7e-1f0a2f6f3a10')).code).toBe(1);
+  });
 });
 
 describe('the stuck orders', () => {
@@ -193,6 +224,14 @@ describe('the stuck orders', () => {
           kind: 'parked',
           eventType: 'OrderPaymentRequested',
         });
+        // And pnpm lineage --stuck names it in a terminal
+        const { stdout } = await pnpmLineage('--stuck');
+        expect(stdout).toMatch(
+          new RegExp(
+            `^${body.orderId} .*OrderPaymentRequested parked by ${CONSUMERS.paymentAuthorization} \\(payment\\)`,
+            'm',
+          ),
+        );
       } finally {
         await lab.reset();
       }
