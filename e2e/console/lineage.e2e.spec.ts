@@ -15,6 +15,16 @@ import {
 import { labClient, type LabClient } from '@effectively-once/scenario-runner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, uniqueSku, type ApiClient } from '../support/api-client.js';
+import { openBrowser, pageForTest, type BrowserSession } from '../support/browser.js';
+import {
+  axeViolations,
+  openView,
+  rowsWith,
+  shortId,
+  table,
+  viewHeading,
+  viewStatus,
+} from '../support/console-page.js';
 import { startStack, type RunningStack } from '../support/start-stack.js';
 
 /** Every event of a confirmed order, in the order the saga writes them. */
@@ -31,11 +41,15 @@ const AFTER_CONFIRMATION = ['CustomerNotified', 'PaymentCaptured'];
 const PARKED_WITHIN_MS = 90_000;
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const FILE = 'lineage';
 
 let running: RunningStack;
 let token: string;
 let api: ApiClient;
 let lab: LabClient;
+let session: BrowserSession;
+/** The confirmed order and the one whose payment request is parked, for the console's views. */
+const orders = { confirmed: '', parked: '' };
 
 beforeAll(async () => {
   token = randomBytes(16).toString('hex');
@@ -50,9 +64,11 @@ beforeAll(async () => {
     faults: { enabled: true, token },
     adminToken: token,
   });
+  session = await openBrowser();
 });
 
 afterAll(async () => {
+  await session.close();
   await running.stop();
 });
 
@@ -101,6 +117,7 @@ describe('the lineage of an order', () => {
   let orderId: string;
   beforeAll(async () => {
     orderId = await confirmedOrder();
+    orders.confirmed = orderId;
   });
 
   it('lists every event of the happy path in causal order, each consumer applied with its outcome, and nothing outstanding', async () => {
@@ -194,6 +211,7 @@ describe('the stuck orders', () => {
           items: [{ sku, quantity: 1 }],
           paymentToken: 'tok_approve',
         });
+        orders.parked = body.orderId;
 
         // When the operator lists the stuck orders
         const stuck = await api.waitFor(
@@ -242,5 +260,46 @@ describe('the stuck orders', () => {
     const response = await fetch(`${running.gatewayUrl}/api/admin/stuck`);
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ code: 'ADMIN_TOKEN_REQUIRED' });
+  });
+});
+
+describe('the console', () => {
+  it('opens an order’s lineage from its order view: the sequence diagram with the table beside it', async (context) => {
+    const { page, finish } = await pageForTest(session, context, FILE);
+    const orderId = orders.confirmed;
+    await openView(page, running.gatewayUrl, `#/orders/${orderId}`, `Order ${shortId(orderId)}`);
+
+    // When the user follows the order's lineage link
+    await page.getByRole('link', { name: `Lineage of ${shortId(orderId)}`, exact: true }).click();
+
+    // Then the view says where the order is, draws its sequence and tables every delivery
+    await viewHeading(page, `Lineage of ${shortId(orderId)}`).waitFor();
+    await viewStatus(page).filter({ hasText: 'Now: confirmed; nothing outstanding' }).waitFor();
+    await page.getByRole('img', { name: `Sequence of order ${shortId(orderId)}` }).waitFor();
+    const deliveries = table(page, 'Messages and deliveries');
+    for (const consumer of [
+      CONSUMERS.inventoryReservation,
+      CONSUMERS.paymentAuthorization,
+      CONSUMERS.orderSaga,
+      CONSUMERS.notificationEmail,
+    ]) {
+      await rowsWith(deliveries, consumer, 'applied').first().waitFor();
+    }
+    await rowsWith(deliveries, 'OrderConfirmed').first().waitFor();
+    await rowsWith(table(page, 'Timers'), 'complete').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await finish({ docsName: 'order-lineage' });
+  });
+
+  it('lists the stuck order in the Stuck view, with the message and the consumer that hold it', async (context) => {
+    const { page, finish } = await pageForTest(session, context, FILE);
+    await openView(page, running.gatewayUrl, '#/stuck', 'Stuck orders');
+    const row = rowsWith(
+      table(page, 'Stuck orders'),
+      `Lineage of ${shortId(orders.parked)}`,
+      `OrderPaymentRequested parked by ${CONSUMERS.paymentAuthorization} (payment)`,
+    );
+    await row.waitFor();
+    await finish({ docsName: 'stuck-orders' });
   });
 });

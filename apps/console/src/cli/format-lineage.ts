@@ -1,8 +1,9 @@
 // `pnpm lineage <orderId>`: the lineage as a person reads it in a terminal:
 // where the order waits now, its sequence across the services, and the
 // tables of messages, outbox rows and timers. Pure.
-import type { OrderLineage, StuckOrderList, StuckReason } from '@effectively-once/contracts';
+import type { OrderLineage, StuckOrderList } from '@effectively-once/contracts';
 import { lineageSequence } from '../web/model/lineage-sequence.js';
+import { stuckReasonText } from '../web/model/stuck-reason.js';
 import { textSequence } from './text-sequence.js';
 import { textTable } from './text-table.js';
 
@@ -117,19 +118,6 @@ export function formatLineage(lineage: OrderLineage): string {
   ].join('\n\n')}\n`;
 }
 
-function reasonText(reason: StuckReason): string {
-  switch (reason.kind) {
-    case 'past_deadline':
-      return `past the ${reason.deadline} deadline (${reason.dueAt}) by ${String(Math.round(reason.overdueMs / 1000))} s`;
-    case 'parked':
-      return `${reason.eventType} parked by ${reason.consumer} (${reason.service}): ${reason.reason ?? 'no reason given'}`;
-    case 'blocked':
-      return `${reason.eventType} held by ${reason.consumer} (${reason.service}) behind ${reason.blockedBy.eventType} (${reason.blockedBy.state})`;
-    case 'retrying':
-      return `${reason.eventType} retrying in ${reason.consumer} (${reason.service}), retry count ${String(reason.retryCount)}${reason.reason === null ? '' : `: ${reason.reason}`}`;
-  }
-}
-
 /**
  * @example
  * process.stdout.write(formatStuckOrders(list));
@@ -139,8 +127,8 @@ export function formatStuckOrders(list: StuckOrderList): string {
   const rows = list.orders.flatMap((order) =>
     order.reasons.map((reason, index) =>
       index === 0
-        ? [order.orderId, order.status ?? '?', order.placedAt ?? '-', reasonText(reason)]
-        : ['', '', '', reasonText(reason)],
+        ? [order.orderId, order.status ?? '?', order.placedAt ?? '-', stuckReasonText(reason)]
+        : ['', '', '', stuckReasonText(reason)],
     ),
   );
   return `${textTable(['order', 'status', 'placed', 'held by'], rows)}\n`;

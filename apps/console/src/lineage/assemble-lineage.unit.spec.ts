@@ -228,7 +228,7 @@ describe('assembleLineage', () => {
     );
   });
 
-  it('reports the outbox rows, markers and timers of every service with the service named, and the unsent and overdue ones as holds', () => {
+  it('reports the outbox rows, markers and timers of every service with the service named, and the unsent ones and the timers overdue past the grace as holds', () => {
     // Given an unsent outbox row and a timer past due that has not fired
     const withUnsent = answer('payment', {
       outbox: [
@@ -244,6 +244,8 @@ describe('assembleLineage', () => {
     const withTimer = answer('order', {
       timers: [
         { name: 'inventory', dueAt: '2026-12-01T10:00:30.000Z', firedAt: null },
+        // Due 2 s ago: within the grace its timer polls in, so not a hold yet.
+        { name: 'payment', dueAt: '2026-12-01T10:00:58.000Z', firedAt: null },
         { name: 'complete', dueAt: '2026-12-01T10:05:00.000Z', firedAt: null },
       ],
     });
@@ -261,7 +263,7 @@ describe('assembleLineage', () => {
         processedAt: '2026-12-01T10:00:00.100Z',
       },
     ]);
-    expect(lineage.timers.map((timer) => timer.name)).toEqual(['inventory', 'complete']);
+    expect(lineage.timers.map((timer) => timer.name)).toEqual(['inventory', 'payment', 'complete']);
     expect(lineage.now.waitingOn.map((hold) => [hold.kind, hold.detail])).toEqual([
       ['unsent', `in the payment outbox, not yet appended to payment-${ORDER_ID}`],
       ['timer', 'the inventory deadline was due at 2026-12-01T10:00:30.000Z and has not fired'],

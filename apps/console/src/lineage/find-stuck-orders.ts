@@ -6,14 +6,7 @@ import type { StuckOrder, StuckOrderList, StuckReason } from '@effectively-once/
 import type { DeliveryView } from '../api/console.api.js';
 import type { OutcomeSource } from '../live/delivery-outcomes.js';
 import type { GroupStates } from './group-states.js';
-import { passedDeadlines, type OrderProgress } from './order-progress.js';
-
-/**
- * How long past a deadline an unfinished order may be before it counts as
- * stuck: the order service's timer polls every second by default and then
- * appends the cancellation, so a healthy order is never listed for long.
- */
-export const DEADLINE_GRACE_MS = 5_000;
+import { DEADLINE_GRACE_MS, passedDeadlines, type OrderProgress } from './order-progress.js';
 
 export interface StuckInput {
   readonly now: Date;

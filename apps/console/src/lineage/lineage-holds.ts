@@ -7,6 +7,7 @@ import type {
   LineageTimer,
   OrderStatus,
 } from '@effectively-once/contracts';
+import { DEADLINE_GRACE_MS } from './order-progress.js';
 
 function deliveryHolds(messages: readonly LineageMessage[]): LineageHold[] {
   return messages.flatMap((message) =>
@@ -74,8 +75,12 @@ export function holdsOf(input: {
       eventType: row.eventType,
       detail: `in the ${row.service} outbox, not yet appended to ${row.streamName}`,
     }));
+  // A timer fires within its poll interval: only one later than the grace is a hold.
   const overdue = input.timers
-    .filter((timer) => timer.firedAt === null && Date.parse(timer.dueAt) < input.now.getTime())
+    .filter(
+      (timer) =>
+        timer.firedAt === null && input.now.getTime() - Date.parse(timer.dueAt) > DEADLINE_GRACE_MS,
+    )
     .map((timer): LineageHold => ({
       kind: 'timer',
       service: timer.service,

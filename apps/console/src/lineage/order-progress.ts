@@ -43,6 +43,14 @@ const STATUS_AFTER: Readonly<Record<string, OrderStatus>> = {
   OrderCancelled: 'cancelled',
 };
 
+/**
+ * How long past its due time a deadline may be before the order (or its
+ * timer) counts as stuck: the order service's timer polls every second by
+ * default and then appends the cancellation, so a healthy order or timer is
+ * never listed for long.
+ */
+export const DEADLINE_GRACE_MS = 5_000;
+
 export const TERMINAL_STATUSES: ReadonlySet<OrderStatus> = new Set(['confirmed', 'cancelled']);
 
 /**

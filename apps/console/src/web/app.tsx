@@ -4,11 +4,13 @@ import type { ConsoleStatus } from '../api/console.api.js';
 import { useEffect, useRef } from 'preact/hooks';
 import { useResource } from './api/use-resource.js';
 import { routeKey, routes, useFocusViewHeading, useRoute, type Route } from './router.js';
+import { LineageView } from './views/lineage-view.js';
 import { NotFoundView } from './views/not-found-view.js';
 import { OrderView } from './views/order-view.js';
 import { OrdersView } from './views/orders-view.js';
 import { RunView } from './views/run-view.js';
 import { ScenariosView } from './views/scenarios-view.js';
+import { StuckView } from './views/stuck-view.js';
 import { SystemView } from './views/system-view.js';
 
 const STATUS_RETRY_MS = 5_000;
@@ -45,9 +47,14 @@ export function App() {
           <ul>
             <NavLink
               href={routes.orders}
-              current={route.view === 'orders' || route.view === 'order'}
+              current={
+                route.view === 'orders' || route.view === 'order' || route.view === 'lineage'
+              }
             >
               Orders
+            </NavLink>
+            <NavLink href={routes.stuck} current={route.view === 'stuck'}>
+              Stuck
             </NavLink>
             <NavLink href={routes.system} current={route.view === 'system'}>
               System
@@ -81,6 +88,10 @@ function CurrentView({
       return <OrdersView />;
     case 'order':
       return <OrderView key={route.orderId} orderId={route.orderId} status={status} />;
+    case 'lineage':
+      return <LineageView key={route.orderId} orderId={route.orderId} status={status} />;
+    case 'stuck':
+      return <StuckView />;
     case 'system':
       return <SystemView status={status} />;
     case 'scenarios':

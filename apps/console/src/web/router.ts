@@ -5,19 +5,27 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 export type Route =
   | { readonly view: 'orders' }
   | { readonly view: 'order'; readonly orderId: string }
+  | { readonly view: 'lineage'; readonly orderId: string }
+  | { readonly view: 'stuck' }
   | { readonly view: 'system' }
   | { readonly view: 'scenarios' }
   | { readonly view: 'run'; readonly runId: string }
   | { readonly view: 'not-found'; readonly hash: string };
 
-/** `#/`, `#/orders/<id>`, `#/system`, `#/scenarios`, `#/scenarios/runs/<id>`; anything else is not found. */
+/**
+ * `#/`, `#/orders/<id>`, `#/orders/<id>/lineage`, `#/stuck`, `#/system`, `#/scenarios`,
+ * `#/scenarios/runs/<id>`; anything else is not found.
+ */
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '');
   if (path === '' || path === '/') return { view: 'orders' };
   if (path === '/system') return { view: 'system' };
   if (path === '/scenarios') return { view: 'scenarios' };
+  if (path === '/stuck') return { view: 'stuck' };
   const order = /^\/orders\/([^/]+)$/.exec(path);
   if (order?.[1] !== undefined) return { view: 'order', orderId: decodeSegment(order[1]) };
+  const lineage = /^\/orders\/([^/]+)\/lineage$/.exec(path);
+  if (lineage?.[1] !== undefined) return { view: 'lineage', orderId: decodeSegment(lineage[1]) };
   const run = /^\/scenarios\/runs\/([^/]+)$/.exec(path);
   if (run?.[1] !== undefined) return { view: 'run', runId: decodeSegment(run[1]) };
   return { view: 'not-found', hash };
@@ -26,6 +34,8 @@ export function parseRoute(hash: string): Route {
 export const routes = {
   orders: '#/',
   order: (orderId: string) => `#/orders/${encodeURIComponent(orderId)}`,
+  lineage: (orderId: string) => `#/orders/${encodeURIComponent(orderId)}/lineage`,
+  stuck: '#/stuck',
   system: '#/system',
   scenarios: '#/scenarios',
   run: (runId: string) => `#/scenarios/runs/${encodeURIComponent(runId)}`,
@@ -36,11 +46,14 @@ export function routeKey(route: Route): string {
   switch (route.view) {
     case 'order':
       return `order:${route.orderId}`;
+    case 'lineage':
+      return `lineage:${route.orderId}`;
     case 'run':
       return `run:${route.runId}`;
     case 'not-found':
       return `not-found:${route.hash}`;
     case 'orders':
+    case 'stuck':
     case 'system':
     case 'scenarios':
       return route.view;

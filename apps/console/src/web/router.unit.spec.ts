@@ -12,6 +12,11 @@ describe('router', () => {
     expect(parseRoute('#/system')).toEqual({ view: 'system' });
     expect(parseRoute('#/scenarios')).toEqual({ view: 'scenarios' });
     expect(parseRoute('#/scenarios/runs/r-1')).toEqual({ view: 'run', runId: 'r-1' });
+    expect(parseRoute('#/orders/0b7c6f64-3b7e/lineage')).toEqual({
+      view: 'lineage',
+      orderId: '0b7c6f64-3b7e',
+    });
+    expect(parseRoute('#/stuck')).toEqual({ view: 'stuck' });
   });
 
   it('given an unknown or malformed hash, when parsed, then the route is not found', () => {
@@ -23,5 +28,6 @@ describe('router', () => {
     const id = 'run 1/2';
     expect(parseRoute(routes.run(id))).toEqual({ view: 'run', runId: id });
     expect(routeKey(parseRoute(routes.order('o-1')))).toBe('order:o-1');
+    expect(routeKey(parseRoute(routes.lineage('o 1/2')))).toBe('lineage:o 1/2');
   });
 });

@@ -12,6 +12,7 @@ import { LabStepsTable, SagaTimelineTable } from '../components/order-timeline-t
 import { Badge } from '../components/status-badge.js';
 import { formatCents, formatDateTime, shortId } from '../model/format.js';
 import { EMPTY_TIMELINE, mergeTimeline, splitTimeline } from '../model/order-timeline.js';
+import { routes } from '../router.js';
 
 const REFETCH_DEBOUNCE_MS = 300;
 
@@ -58,6 +59,10 @@ export function OrderView(props: {
         )}
       </p>
       {order.data === null ? null : <OrderFacts order={order.data} />}
+      <p>
+        <a href={routes.lineage(orderId)}>{`Lineage of ${shortId(orderId)}`}</a>: every message,
+        what each consumer did with it, and where the order waits, as a sequence diagram.
+      </p>
 
       <h3>Saga timeline</h3>
       <p class="muted">
