@@ -1,10 +1,11 @@
 // The server every service starts from, exercised through inject: zod-typed
 // routes, and every error as a problem document.
 import { ProblemDetails } from '@effectively-once/contracts';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHttpServer } from './create-http-server.js';
 import { ProblemError } from './problem.js';
+import { rawHttp, type RawResponse } from '../testing/raw-http.js';
 
 const PlaceOrder = z.object({
   customerEmail: z.email(),
@@ -189,5 +190,108 @@ describe('createHttpServer', () => {
 
     expect(given.headers['x-request-id']).toBe('req-7');
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('createHttpServer, what the body parser accepts', () => {
+  it('answers a text/plain body with 415 UNSUPPORTED_MEDIA_TYPE, not a validation failure', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/orders',
+      headers: { 'content-type': 'text/plain' },
+      payload: '{"customerEmail":"ada@example.com","items":[{"sku":"MUG","quantity":1}]}',
+    });
+
+    expect(response.statusCode).toBe(415);
+    expect(problemOf(response).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('refuses valid JSON with a "__proto__" key as 400 VALIDATION_FAILED naming the key', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/orders',
+      headers: { 'content-type': 'application/json' },
+      payload:
+        '{"customerEmail":"ada@example.com","items":[{"sku":"MUG","quantity":1}],"__proto__":{"admin":true}}',
+    });
+
+    expect(response.statusCode).toBe(400);
+    const problem = problemOf(response);
+    expect(problem.code).toBe('VALIDATION_FAILED');
+    expect(problem.errors).toEqual([{ path: 'body', message: 'must not have a "__proto__" key' }]);
+  });
+
+  it('still answers an empty JSON body with 400 MALFORMED_JSON', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/orders',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
+
+    expect(response.statusCode).toBe(400);
+    expect(problemOf(response).code).toBe('MALFORMED_JSON');
+  });
+});
+
+describe('createHttpServer, errors below the routes, over a real socket', () => {
+  const listening = buildTestApp();
+  let url = '';
+  beforeAll(async () => {
+    url = await listening.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(() => listening.close());
+
+  function expectRawProblem(response: RawResponse, status: number, code: string): void {
+    expect(response.status).toBe(status);
+    expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ProblemDetails.parse(JSON.parse(response.body))).toMatchObject({ status, code });
+  }
+
+  it('answers a 70 KB header with 431 HEADERS_TOO_LARGE', async () => {
+    const request = `GET /orders HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`;
+    expectRawProblem(await rawHttp(url, request), 431, 'HEADERS_TOO_LARGE');
+  });
+
+  it('answers 600 headers with 431 HEADERS_TOO_LARGE', async () => {
+    const headers = Array.from(
+      { length: 600 },
+      (_, index) => `X-H${String(index)}: ${'v'.repeat(40)}`,
+    ).join('\r\n');
+    const request = `GET /orders HTTP/1.1\r\nHost: x\r\n${headers}\r\n\r\n`;
+    expectRawProblem(await rawHttp(url, request), 431, 'HEADERS_TOO_LARGE');
+  });
+
+  it('answers a NUL byte in a header with 400 BAD_REQUEST', async () => {
+    const request = `POST /orders HTTP/1.1\r\nHost: x\r\nIdempotency-Key: a\u0000b\r\nContent-Length: 0\r\n\r\n`;
+    expectRawProblem(await rawHttp(url, request), 400, 'BAD_REQUEST');
+  });
+
+  it('answers a 10 KB path parameter with 414 URI_TOO_LONG, with the request id it was sent', async () => {
+    const request = `GET /orders/${'a'.repeat(10_000)} HTTP/1.1\r\nHost: x\r\nX-Request-Id: long-1\r\n\r\n`;
+    const response = await rawHttp(url, request);
+    expect(response.status).toBe(414);
+    expect(response.headers['x-request-id']).toBe('long-1');
+    expect(JSON.parse(response.body)).toMatchObject({ status: 414, code: 'URI_TOO_LONG' });
+  });
+
+  it('answers a body that stops arriving with 408 REQUEST_TIMEOUT after the request timeout', async () => {
+    const impatient = createHttpServer({ service: 'test', logger: false, requestTimeoutMs: 300 });
+    impatient.post('/orders', () => ({ ok: true }));
+    const impatientUrl = await impatient.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const request = `POST /orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{"`;
+      const response = await rawHttp(impatientUrl, request, { timeoutMs: 3_000 });
+      expectRawProblem(response, 408, 'REQUEST_TIMEOUT');
+      expect(response.ms).toBeGreaterThanOrEqual(250);
+    } finally {
+      await impatient.close();
+    }
+  });
+
+  it('answers a badly encoded URL with 400 BAD_REQUEST', async () => {
+    const request = `GET /orders/%E0%A4%A HTTP/1.1\r\nHost: x\r\n\r\n`;
+    expectRawProblem(await rawHttp(url, request), 400, 'BAD_REQUEST');
   });
 });

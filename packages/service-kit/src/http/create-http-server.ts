@@ -14,7 +14,11 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { clientErrorHandler, frameworkErrorHandler } from './client-error.js';
+import { acceptJsonBodiesOnly } from './json-body.js';
 import { notFoundHandler, problemErrorHandler } from './problem.js';
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 export type FastifyZodInstance = FastifyInstance<
   RawServerDefault,
@@ -38,7 +42,10 @@ export function createHttpServer(input: {
   service: string;
   logLevel?: string;
   logger?: boolean;
+  /** How long a request's headers and body may take to arrive before 408 (default 30 s). */
+  requestTimeoutMs?: number;
 }): FastifyZodInstance {
+  const requestTimeoutMs = input.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
     logger:
       input.logger === false
@@ -46,9 +53,20 @@ export function createHttpServer(input: {
         : { level: input.logLevel ?? 'info', base: { service: input.service, pid: process.pid } },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
+    clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
+    // A client that stops sending mid-request is answered 408 and let go,
+    // instead of holding a connection (Fastify's default is no limit at all).
+    requestTimeout: requestTimeoutMs,
+    http: {
+      headersTimeout: requestTimeoutMs,
+      // How often Node looks for late requests: the 408 comes this much after the timeout at most.
+      connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(requestTimeoutMs / 4))),
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  acceptJsonBodiesOnly(app);
   app.setErrorHandler(problemErrorHandler);
   app.setNotFoundHandler(notFoundHandler);
   app.addHook('onRequest', (request, reply, done) => {

@@ -22,6 +22,8 @@ export class ProblemError extends Error {
   readonly detail: string | undefined;
   /** RFC 9457 extension members: data a client acts on, such as the messages a refusal names. */
   readonly extensions: Readonly<Record<string, unknown>>;
+  /** What VALIDATION_FAILED lists: one entry per refused part of the request. */
+  readonly errors: ProblemDetails['errors'];
 
   constructor(input: {
     status: number;
@@ -29,6 +31,7 @@ export class ProblemError extends Error {
     title: string;
     detail?: string;
     extensions?: Readonly<Record<string, unknown>>;
+    errors?: ProblemDetails['errors'];
   }) {
     super(input.detail ?? input.title);
     this.status = input.status;
@@ -36,6 +39,7 @@ export class ProblemError extends Error {
     this.title = input.title;
     this.detail = input.detail;
     this.extensions = input.extensions ?? {};
+    this.errors = input.errors;
   }
 }
 
@@ -148,6 +152,7 @@ export function toProblem(error: unknown): ProblemDetails {
       code: error.code,
       title: error.title,
       ...(error.detail === undefined ? {} : { detail: error.detail }),
+      ...(error.errors === undefined ? {} : { errors: error.errors }),
     });
     // After the standard members, never one of them.
     const extensions = Object.entries(error.extensions).filter(

@@ -1,0 +1,90 @@
+// Errors met before Fastify has a request to hand to its error handler: Node's
+// parser refusing the bytes (headers too large, a NUL in a header, a broken
+// request line), Node's request timeout, and the router's URL checks. Without
+// these handlers Fastify and Node write their own ad-hoc JSON; with them every
+// answer is a problem document with an x-request-id, like any other error.
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
+import type { ProblemDetails } from '@effectively-once/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PROBLEM_CONTENT_TYPE, problem, sendProblem } from './problem.js';
+
+/** What a client is told for an error Node's HTTP parser or its timers raised. */
+export function clientErrorProblem(error: { code?: unknown }): ProblemDetails {
+  switch (error.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return problem({
+        status: 408,
+        code: 'REQUEST_TIMEOUT',
+        title: 'The request did not arrive in time',
+        detail: 'Its headers and body were not all received within the request timeout.',
+      });
+    case 'HPE_HEADER_OVERFLOW':
+      return problem({
+        status: 431,
+        code: 'HEADERS_TOO_LARGE',
+        title: 'The request headers are too large',
+        detail: 'The headers are over the server limit (16 KiB in all, or too many of them).',
+      });
+    default:
+      return problem({
+        status: 400,
+        code: 'BAD_REQUEST',
+        title: 'The request could not be read',
+        detail: 'It is not valid HTTP/1.1 (a bad request line, or a forbidden byte in a header).',
+      });
+  }
+}
+
+/** The whole HTTP response for a client error, written straight to the socket. */
+export function rawProblemResponse(details: ProblemDetails, requestId: string): string {
+  const body = JSON.stringify(details);
+  return [
+    `HTTP/1.1 ${String(details.status)} ${details.title}`,
+    `Content-Type: ${PROBLEM_CONTENT_TYPE}`,
+    `Content-Length: ${String(Buffer.byteLength(body))}`,
+    `x-request-id: ${requestId}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+/** Fastify's `clientErrorHandler`: Node's 'clientError' event, answered as a problem. */
+export function clientErrorHandler(error: Error & { code?: unknown }, socket: Socket): void {
+  // A reset connection has nobody to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // A response already under way (a timeout while the answer streams) cannot get a second head.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && inFlight?.headersSent !== true) {
+    // No request was parsed, so no id came with it: the answer carries a fresh one.
+    socket.end(rawProblemResponse(clientErrorProblem(error), randomUUID()));
+  } else {
+    socket.destroy(error);
+  }
+}
+
+/** Fastify's `frameworkErrors`: a URL the router refused (bad encoding, a parameter too long). */
+export function frameworkErrorHandler(
+  error: Error & { code?: unknown },
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  // The router answers before the onRequest hooks, which set this header otherwise.
+  void reply.header('x-request-id', request.id);
+  const details =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? problem({
+          status: 414,
+          code: 'URI_TOO_LONG',
+          title: 'A path parameter is too long',
+          detail: 'A path segment is over 100 characters, longer than any id or SKU.',
+        })
+      : problem({
+          status: 400,
+          code: 'BAD_REQUEST',
+          title: 'The request could not be read',
+          detail: 'The URL is not validly percent-encoded.',
+        });
+  void sendProblem(request, reply, details);
+}
