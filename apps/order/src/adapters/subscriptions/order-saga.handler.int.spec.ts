@@ -10,7 +10,11 @@ import { ConsumerFailure } from '@effectively-once/idempotency';
 import { randomUUID } from 'node:crypto';
 import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import { describe, expect, it } from 'vitest';
-import { inventoryReserved, orderPlaced } from '../../domain/testing/order.fixtures.js';
+import {
+  inventoryReserved,
+  orderPlaced,
+  paymentRequested,
+} from '../../domain/testing/order.fixtures.js';
 import { createOrderTestEnv, publish } from '../../testing/order-test-env.js';
 import { withRivalAppends } from '../../testing/rival-writer.js';
 import { appendOrderEvents, commandCause } from '../eventStore/order-stream.js';
@@ -112,6 +116,35 @@ describe('order-saga-v1', () => {
     expect(failure.kind).toBe('terminal');
     expect(failure.reason).toContain('does not exist');
     expect(await orderEventTypes(orderId)).toEqual([]);
+  });
+
+  it('fails terminally, confirming nothing, for an authorization of another amount than the order asked for', async () => {
+    const orderId = await placedOrder();
+    await appendOrderEvents(env.store, {
+      orderId,
+      events: [paymentRequested(orderId)],
+      expectedRevision: 0n,
+      causeId: randomUUID(),
+    });
+    const { event, recorded } = await publish(env.store, paymentStream(orderId), {
+      type: 'PaymentAuthorized',
+      data: {
+        orderId,
+        paymentAttemptId: `${orderId}:1`,
+        authorizationId: 'auth-1',
+        amountCents: 1,
+        authorizedAt: new Date().toISOString(),
+      },
+    });
+
+    const failure = await handleOrderSagaEvent(env, event, recorded).catch(
+      (error: unknown) => error,
+    );
+
+    if (!(failure instanceof ConsumerFailure)) throw new Error('expected a ConsumerFailure');
+    expect(failure.kind).toBe('terminal');
+    expect(failure.reason).toContain('authorizes 1 cents, but the order is for');
+    expect(await orderEventTypes(orderId)).toEqual(['OrderPlaced', 'OrderPaymentRequested']);
   });
 
   it('ignores PaymentCaptured without a transaction: a confirmed order has nothing left to decide', async () => {

@@ -27,6 +27,7 @@ import {
   isOrderSagaInput,
   type OrderSagaInput,
 } from '../../domain/order-saga.decide.js';
+import { paymentAnswerMismatch } from '../../domain/payment-answer.check.js';
 import { appendOrderEvents, loadOrder } from '../eventStore/order-stream.js';
 import type { OrderDatabase } from '../postgres/order.database.js';
 
@@ -69,6 +70,12 @@ async function runSagaStep(
     throw terminalFailure(
       `${input.type} ${recorded.id} is for order ${orderId}, which does not exist: its order stream is empty.`,
     );
+  }
+  // Not the answer the order waits for: acting on it would confirm or cancel
+  // on someone else's word, and no redelivery can change that.
+  const mismatch = paymentAnswerMismatch(input, loaded.state);
+  if (mismatch !== undefined) {
+    throw terminalFailure(`${input.type} ${recorded.id} for order ${orderId} ${mismatch}.`);
   }
   const events = decideOrderSaga(input, loaded.state, deps.now());
   try {
