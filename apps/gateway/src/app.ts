@@ -14,7 +14,9 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { clientErrorHandler, frameworkErrorHandler } from './client-error.js';
 import type { Upstreams } from './config.js';
+import { refuseDotSegments } from './dot-segments.js';
 import { notFoundHandler, problemErrorHandler } from './problem.js';
 import { DebugRequestLog } from './request-log.js';
 import { registerAdminRoutes } from './routes/admin.routes.js';
@@ -41,6 +43,8 @@ export interface GatewayOptions {
   upstreamTimeoutMs: number;
   /** How long /api/health waits for each service's /ready. */
   healthTimeoutMs: number;
+  /** How long a request's headers and body may take to arrive before 408. */
+  requestTimeoutMs: number;
   logLevel?: string;
   /** `false` silences the request log (tests). */
   logger?: boolean;
@@ -48,7 +52,7 @@ export interface GatewayOptions {
 
 /**
  * @example
- * const app = buildApp({ upstreams: config.upstreams, upstreamTimeoutMs: 10_000, healthTimeoutMs: 1_000 });
+ * const app = buildApp({ upstreams: config.upstreams, upstreamTimeoutMs: 10_000, healthTimeoutMs: 1_000, requestTimeoutMs: 10_000 });
  * const response = await app.inject({ method: 'GET', url: '/api/health' });
  */
 export function buildApp(options: GatewayOptions): GatewayInstance {
@@ -60,6 +64,20 @@ export function buildApp(options: GatewayOptions): GatewayInstance {
     requestIdHeader: 'x-request-id',
     logController: new DebugRequestLog({ requestIdLogLabel: 'requestId' }),
     genReqId: () => randomUUID(),
+    clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
+    // The gateway never waits forever on a client either: a request whose
+    // headers and body have not all arrived in time is answered 408 and closed.
+    requestTimeout: options.requestTimeoutMs,
+    http: {
+      headersTimeout: options.requestTimeoutMs,
+      // Node looks for late requests on this period: the 408 comes within a
+      // quarter of the timeout (a second at most) after it.
+      connectionsCheckingInterval: Math.max(
+        25,
+        Math.min(1_000, Math.floor(options.requestTimeoutMs / 4)),
+      ),
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -69,6 +87,7 @@ export function buildApp(options: GatewayOptions): GatewayInstance {
     reply.header('x-request-id', request.id);
     done();
   });
+  app.addHook('onRequest', refuseDotSegments);
 
   void app.register(replyFrom, {
     undici: { connect: { timeout: options.upstreamTimeoutMs } },

@@ -24,6 +24,8 @@ const GatewayEnv = z.object({
   UPSTREAM_TIMEOUT_MS: Milliseconds.default(10_000),
   /** How long /api/health waits for each service's /ready. */
   HEALTH_TIMEOUT_MS: Milliseconds.default(1_000),
+  /** How long a client's request (headers and body) may take to arrive before 408. */
+  REQUEST_TIMEOUT_MS: Milliseconds.default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -37,6 +39,7 @@ export interface GatewayConfig {
   consoleUrl: string | undefined;
   upstreamTimeoutMs: number;
   healthTimeoutMs: number;
+  requestTimeoutMs: number;
   logLevel: string;
 }
 
@@ -69,6 +72,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     consoleUrl: e.CONSOLE_URL,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     healthTimeoutMs: e.HEALTH_TIMEOUT_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
   };
 }

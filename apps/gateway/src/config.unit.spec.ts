@@ -20,6 +20,7 @@ describe('loadGatewayConfig', () => {
       consoleUrl: undefined,
       upstreamTimeoutMs: 10_000,
       healthTimeoutMs: 1_000,
+      requestTimeoutMs: 10_000,
       logLevel: 'info',
     });
   });
@@ -32,6 +33,7 @@ describe('loadGatewayConfig', () => {
       CONSOLE_URL: 'http://127.0.0.1:3007/',
       UPSTREAM_TIMEOUT_MS: '2500',
       HEALTH_TIMEOUT_MS: '200',
+      REQUEST_TIMEOUT_MS: '3000',
       LOG_LEVEL: 'debug',
     });
     expect(config).toMatchObject({
@@ -41,6 +43,7 @@ describe('loadGatewayConfig', () => {
       consoleUrl: 'http://127.0.0.1:3007',
       upstreamTimeoutMs: 2500,
       healthTimeoutMs: 200,
+      requestTimeoutMs: 3000,
       logLevel: 'debug',
     });
   });

@@ -5,7 +5,7 @@ import { problemTypeOf, type ProblemDetails } from '@effectively-once/contracts'
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
-const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
 export function problem(input: Omit<ProblemDetails, 'type'>): ProblemDetails {
   return { type: problemTypeOf(input.code), ...input };
@@ -48,6 +48,17 @@ export function toProblem(error: unknown): ProblemDetails {
       detail: errors.map((issue) => `${issue.path} ${issue.message}`).join('; '),
       errors,
     });
+  }
+  if (typeof error === 'object' && error !== null && 'code' in error) {
+    // Fastify's body reader, counting what arrives against the limit.
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return problem({
+        status: 413,
+        code: 'PAYLOAD_TOO_LARGE',
+        title: 'The request body is too large',
+        detail: 'The body is over 1 MiB; it was not forwarded.',
+      });
+    }
   }
   const clientError = clientErrorOf(error);
   if (clientError !== undefined) {

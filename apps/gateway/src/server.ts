@@ -11,6 +11,7 @@ const app = buildApp({
   consoleUrl: config.consoleUrl,
   upstreamTimeoutMs: config.upstreamTimeoutMs,
   healthTimeoutMs: config.healthTimeoutMs,
+  requestTimeoutMs: config.requestTimeoutMs,
   logLevel: config.logLevel,
 });
 

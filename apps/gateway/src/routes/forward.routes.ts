@@ -3,6 +3,7 @@
 // same routes; a test fails when the two lists differ.
 import type { ServiceName } from '@effectively-once/contracts';
 import type { HTTPMethods } from 'fastify';
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { GatewayInstance, GatewayOptions } from '../app.js';
 import { fillPath, forward } from '../forward.js';
@@ -70,15 +71,31 @@ export const FORWARDED_ROUTES: readonly ForwardedRoute[] = [
   { method: 'GET', path: '/api/emails', service: 'mail-sink', upstreamPath: '/emails' },
 ];
 
+/** The largest body forwarded: 1 MiB, as the services take (docs/api.md). */
+export const BODY_LIMIT_BYTES = 1_048_576;
+
 /** Path parameters are checked by the service that owns them, not here. */
 const AnyPathParams = z.record(z.string(), z.string());
 
-/** Hands the body on unread: bytes in, bytes out, whatever the content type. */
+/**
+ * Hands the body on as it came, whatever the content type, but only once it
+ * has all arrived and is within the limit. Streamed straight on, a body over
+ * the limit reached the service, whose early 413 then raced the rest of the
+ * upload and reached the client as a 502 or a reset; read here first, it is
+ * refused by the gateway (Content-Length checked before reading, a chunked body
+ * counted as it arrives) and never forwarded. A body that stops arriving is
+ * Node's request timeout: 408 (client-error.ts).
+ */
 function passBodyThrough(app: GatewayInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, payload, done) => {
-    done(null, payload);
-  });
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES },
+    (_request, body, done) => {
+      // A stream, so reply-from sends the bytes with the client's own headers.
+      done(null, Readable.from([body]));
+    },
+  );
 }
 
 export function registerForwardedRoutes(app: GatewayInstance, options: GatewayOptions): void {

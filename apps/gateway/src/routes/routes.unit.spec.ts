@@ -34,6 +34,7 @@ beforeAll(async () => {
     upstreams: UPSTREAMS,
     upstreamTimeoutMs: 1_000,
     healthTimeoutMs: 1_000,
+    requestTimeoutMs: 1_000,
     logger: false,
   });
   await app.ready();
@@ -80,6 +81,7 @@ describe('the gateway with a console', () => {
       consoleUrl: NOWHERE,
       upstreamTimeoutMs: 1_000,
       healthTimeoutMs: 1_000,
+      requestTimeoutMs: 1_000,
       logger: false,
     });
     try {

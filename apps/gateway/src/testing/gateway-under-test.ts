@@ -17,6 +17,7 @@ export async function startGatewayUnderTest(
     consoleUrl?: string;
     upstreamTimeoutMs?: number;
     healthTimeoutMs?: number;
+    requestTimeoutMs?: number;
   } = {},
 ): Promise<GatewayUnderTest> {
   const [order, inventory, payment, notification, paymentProvider, mailSink] = await Promise.all([
@@ -48,6 +49,7 @@ export async function startGatewayUnderTest(
     consoleUrl: input.consoleUrl,
     upstreamTimeoutMs: input.upstreamTimeoutMs ?? 2_000,
     healthTimeoutMs: input.healthTimeoutMs ?? 500,
+    requestTimeoutMs: input.requestTimeoutMs ?? 2_000,
     logger: false,
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
