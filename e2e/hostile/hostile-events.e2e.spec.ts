@@ -6,7 +6,8 @@
 // its plan says (refused, delivered to nobody, parked with its reason, or
 // settled), nothing may stay in flight, and the normal orders end as they
 // should with every invariant held. HOSTILE_SEED=<n> replays a run.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { paymentAttemptId, paymentStream } from '@effectively-once/contracts';
 import {
   createPostgresEventStore,
   DEFAULT_MAX_EVENT_BYTES,
@@ -158,5 +159,56 @@ describe(`hostile events appended straight into the streams (HOSTILE_SEED=${Stri
       skus: [sku],
     });
     expect(notHeld(report)).toEqual([]);
+  });
+
+  it('park a forged authorization of another amount for an order awaiting payment, which its own authorization then confirms', async () => {
+    const sku = uniqueSku('hostile-forged');
+    await api.restock(sku, 5);
+    // tok_timeout: the card processor answers late, so the order waits for payment for seconds.
+    const { body: order } = await api.placeOrder({
+      items: [{ sku, quantity: 1 }],
+      paymentToken: 'tok_timeout',
+    });
+    await api.waitForStatus(order.orderId, (status) => status === 'awaiting_payment');
+    const forgedId = randomUUID();
+    await store.appendToStream(
+      paymentStream(order.orderId),
+      [
+        {
+          id: forgedId,
+          type: 'PaymentAuthorized',
+          data: {
+            orderId: order.orderId,
+            paymentAttemptId: paymentAttemptId(order.orderId),
+            authorizationId: 'auth-forged',
+            amountCents: order.amountCents + 1,
+            authorizedAt: new Date().toISOString(),
+          },
+          metadata: { schemaVersion: 1, correlationId: order.orderId },
+        },
+      ],
+      { expectedRevision: 'any' },
+    );
+
+    const forged = await problemsWhenSettled(async () => {
+      const parked = (await readAllParked(running.gatewayUrl, adminToken)).find(
+        (message) => message.eventId === forgedId,
+      );
+      return (parked?.reason ?? '').includes(`authorizes ${String(order.amountCents + 1)} cents`)
+        ? []
+        : [`the forged authorization is not parked for its amount: ${JSON.stringify(parked)}`];
+    });
+    expect(forged).toEqual([]);
+    const ended = await api.waitForStatus(order.orderId, undefined, 20_000);
+    expect(ended.status).toBe('confirmed');
+    // Every invariant holds but one, on purpose: the forged message waits,
+    // parked, for an operator, and the auditor says so.
+    const report = await auditWhenSettled(target, { orderIds: [order.orderId], skus: [sku] });
+    expect(
+      notHeld(report).map((check) => ({
+        name: check.name,
+        subjects: check.violations.map((violation) => violation.subject),
+      })),
+    ).toEqual([{ name: 'nothing-parked', subjects: [`order-saga-v1: message ${forgedId}`] }]);
   });
 });
