@@ -112,6 +112,21 @@ describe('POST /inventory/:sku/restock with an Idempotency-Key', () => {
     expect(await restockRows(sku)).toHaveLength(1);
   });
 
+  it('marks every answer but the first as replayed when requests with one key run at once', async () => {
+    const sku = newSku();
+    const key = randomUUID();
+
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, () => restock(sku, { quantity: 5 }, key)),
+    );
+
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(6).fill(200));
+    const replayed = responses.filter((r) => r.headers['idempotent-replayed'] === 'true');
+    expect(replayed).toHaveLength(5);
+    expect(new Set(responses.map((response) => response.body)).size).toBe(1);
+    expect(await findLevel(sku)).toMatchObject({ available: 5, stocked: 5 });
+  });
+
   it('replays the level the first request answered, not the level of now', async () => {
     const sku = newSku();
     const key = randomUUID();

@@ -76,6 +76,17 @@ describe('POST /orders', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('marks every answer but the first as replayed when requests with one key run at once', async () => {
+    const key = randomUUID();
+
+    const responses = await Promise.all(Array.from({ length: 6 }, () => post(key)));
+
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(6).fill(201));
+    const replayed = responses.filter((r) => r.headers['idempotent-replayed'] === 'true');
+    expect(replayed).toHaveLength(5);
+    expect(new Set(responses.map((response) => response.body)).size).toBe(1);
+  });
+
   it('refuses the same key with another body: 422 IDEMPOTENCY_KEY_REUSED', async () => {
     const key = randomUUID();
     await post(key);

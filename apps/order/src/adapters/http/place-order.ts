@@ -48,12 +48,18 @@ type Deps = Pick<OrderServiceDeps, 'db' | 'store' | 'deadlines'> & { readonly no
  */
 export async function claimWithTimers(
   deps: Deps,
-  input: { idempotencyKey: string; requestFingerprint: string },
+  input: {
+    idempotencyKey: string;
+    requestFingerprint: string;
+    /** The id the order gets if this request is the key's first. */
+    orderId?: string;
+  },
 ): Promise<OrderRequest> {
   return deps.db.transaction().execute(async (trx) => {
     const request = await claimOrderRequest(trx, {
-      ...input,
-      orderId: randomUUID(),
+      idempotencyKey: input.idempotencyKey,
+      requestFingerprint: input.requestFingerprint,
+      orderId: input.orderId ?? randomUUID(),
       createdAt: deps.now(),
     });
     await scheduleDeadlines(trx, {
@@ -110,17 +116,23 @@ async function appendPlacement(
  */
 export async function placeOrder(deps: Deps, input: PlaceOrderInput): Promise<PlacedResponse> {
   const fingerprint = requestFingerprint(input.body);
+  const mintedOrderId = randomUUID();
   const request = await claimWithTimers(deps, {
     idempotencyKey: input.idempotencyKey,
     requestFingerprint: fingerprint,
+    orderId: mintedOrderId,
   });
   if (request.request_fingerprint !== fingerprint) throw idempotencyKeyReused();
+  // Another request made the key's row: this one answers for that request's order,
+  // a replay, even when it arrived while the first was still running and finishes
+  // the steps for it (or after a crash, in its place).
+  const replayed = request.order_id !== mintedOrderId;
   if (request.response !== null) {
-    return { resource: OrderResource.parse(request.response), replayed: true };
+    return { resource: OrderResource.parse(request.response), replayed };
   }
   await appendPlacement(deps, request, input);
   const loaded = await loadOrder(deps.store, request.order_id);
   if (!isPlaced(loaded)) throw new Error(`Order ${request.order_id} is missing after its append.`);
   const stored = await saveOrderResponse(deps.db, input.idempotencyKey, toOrderResource(loaded));
-  return { resource: OrderResource.parse(stored), replayed: false };
+  return { resource: OrderResource.parse(stored), replayed };
 }
