@@ -22,7 +22,8 @@ export type HostileKind =
   | 'near-limit'
   | 'over-limit'
   | 'missing-order'
-  | 'out-of-order';
+  | 'out-of-order'
+  | 'poisoned-stream';
 
 export interface HostileAppend {
   readonly streamName: string;
@@ -324,6 +325,34 @@ const MAKERS: Record<HostileKind, PlanMaker> = {
         ? 'OrderCancellationRequested before OrderPlaced'
         : 'PaymentAuthorized before the order requested payment',
       appends,
+    };
+  },
+  'poisoned-stream': (random, context) => {
+    const orderId = uuid(random);
+    const valid = validPayloads(orderId, context.stockedSku);
+    // A placed order whose stream then takes an event the order service cannot
+    // read: the saga folds the stream for every step, and no retry can help.
+    const poison = pick(random, [
+      { type: 'OrderTeleported', data: { orderId }, schemaVersion: 1 },
+      { type: 'OrderPlaced', data: valid.OrderPlaced.data, schemaVersion: 7 },
+      { type: 'InventoryReserved', data: valid.InventoryReserved.data, schemaVersion: 1 },
+    ]);
+    return {
+      kind: 'poisoned-stream',
+      orderId,
+      description: `OrderPlaced, then ${poison.type} v${String(poison.schemaVersion)} in its order stream`,
+      appends: [
+        {
+          streamName: streamOf('order', orderId),
+          event: event(random, { type: 'OrderPlaced', data: valid.OrderPlaced.data, orderId }),
+          expected: { kind: 'settled' },
+        },
+        {
+          streamName: streamOf('order', orderId),
+          event: event(random, { ...poison, orderId }),
+          expected: { kind: 'settled' },
+        },
+      ],
     };
   },
 };

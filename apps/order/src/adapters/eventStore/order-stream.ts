@@ -2,6 +2,7 @@
 // `evolve`; append = write the decided events at the loaded revision, with ids
 // derived from their cause, so a retry writes the same events or nothing.
 import {
+  ContractViolationError,
   isKnownEventType,
   orderEvents,
   orderStream,
@@ -65,18 +66,34 @@ function isOrderEvent(event: KnownEvent): event is OrderEvent {
   return ORDER_EVENT_TYPES.has(event.type);
 }
 
+/**
+ * The order's stream holds an event this code cannot fold into an order: a
+ * broken or unknown one, or another service's. The stream never changes back,
+ * so every read of it fails the same way: a consumer parks what needed it.
+ */
+export class UnreadableOrderStreamError extends Error {
+  override readonly name = 'UnreadableOrderStreamError';
+}
+
 function toOrderEvent(recorded: RecordedEvent): OrderEvent {
-  const event = parseEvent({
-    type: recorded.type,
-    data: recorded.data,
-    schemaVersion: recorded.metadata.schemaVersion,
-  });
+  const where = `${recorded.streamName}@${String(recorded.revision)}`;
+  let event: KnownEvent;
+  try {
+    event = parseEvent({
+      type: recorded.type,
+      data: recorded.data,
+      schemaVersion: recorded.metadata.schemaVersion,
+    });
+  } catch (error) {
+    if (error instanceof ContractViolationError) {
+      throw new UnreadableOrderStreamError(`${where} holds ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
   if (!isOrderEvent(event)) {
     // Only this service writes order streams; anything else there is a bug.
     const what = isKnownEventType(recorded.type) ? 'a foreign event' : 'an unknown event';
-    throw new Error(
-      `${recorded.streamName}@${String(recorded.revision)} holds ${what} (${recorded.type}).`,
-    );
+    throw new UnreadableOrderStreamError(`${where} holds ${what} (${recorded.type}).`);
   }
   return event;
 }

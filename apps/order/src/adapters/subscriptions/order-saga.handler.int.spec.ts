@@ -147,6 +147,30 @@ describe('order-saga-v1', () => {
     expect(await orderEventTypes(orderId)).toEqual(['OrderPlaced', 'OrderPaymentRequested']);
   });
 
+  it('fails terminally, with the reason, when the order stream holds an event it cannot read', async () => {
+    const orderId = await placedOrder();
+    // A buggy producer wrote into the order's stream: every load of it fails the same way.
+    await env.store.appendToStream(
+      orderStream(orderId),
+      [{ id: randomUUID(), type: 'OrderTeleported', data: { orderId } }],
+      { expectedRevision: 'any' },
+    );
+    const { event, recorded } = await publish(
+      env.store,
+      inventoryStream(orderId),
+      inventoryReserved(orderId),
+    );
+
+    const failure = await handleOrderSagaEvent(env, event, recorded).catch(
+      (error: unknown) => error,
+    );
+
+    if (!(failure instanceof ConsumerFailure)) throw new Error('expected a ConsumerFailure');
+    expect(failure.kind).toBe('terminal');
+    expect(failure.reason).toContain(`order-${orderId}@1 holds`);
+    expect(failure.reason).toContain('OrderTeleported');
+  });
+
   it('ignores PaymentCaptured without a transaction: a confirmed order has nothing left to decide', async () => {
     const orderId = await placedOrder();
     const { event, recorded } = await publish(env.store, paymentStream(orderId), {

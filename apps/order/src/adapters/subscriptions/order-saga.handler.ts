@@ -28,7 +28,12 @@ import {
   type OrderSagaInput,
 } from '../../domain/order-saga.decide.js';
 import { paymentAnswerMismatch } from '../../domain/payment-answer.check.js';
-import { appendOrderEvents, loadOrder } from '../eventStore/order-stream.js';
+import {
+  appendOrderEvents,
+  loadOrder,
+  UnreadableOrderStreamError,
+  type LoadedOrder,
+} from '../eventStore/order-stream.js';
 import type { OrderDatabase } from '../postgres/order.database.js';
 
 export const orderSaga = defineConsumer({ name: CONSUMERS.orderSaga });
@@ -59,13 +64,32 @@ export interface SagaStep {
 
 export type OrderSagaResult = ProcessResult<SagaStep> | { outcome: 'ignored' };
 
+/** The order as the saga decides on it; a stream it cannot read fails this message the same way on every delivery. */
+async function loadOrderToDecide(
+  store: EventStore,
+  input: OrderSagaInput,
+  recorded: RecordedEvent,
+): Promise<LoadedOrder> {
+  try {
+    return await loadOrder(store, input.data.orderId);
+  } catch (error) {
+    if (error instanceof UnreadableOrderStreamError) {
+      throw terminalFailure(
+        `${input.type} ${recorded.id} cannot be decided: ${error.message}`,
+        error,
+      );
+    }
+    throw error;
+  }
+}
+
 async function runSagaStep(
   deps: OrderSagaDeps,
   input: OrderSagaInput,
   recorded: RecordedEvent,
 ): Promise<SagaStep> {
   const { orderId } = input.data;
-  const loaded = await loadOrder(deps.store, orderId);
+  const loaded = await loadOrderToDecide(deps.store, input, recorded);
   if (loaded.state.status === 'not_placed') {
     throw terminalFailure(
       `${input.type} ${recorded.id} is for order ${orderId}, which does not exist: its order stream is empty.`,
