@@ -23,7 +23,8 @@ export type HostileKind =
   | 'over-limit'
   | 'missing-order'
   | 'out-of-order'
-  | 'poisoned-stream';
+  | 'poisoned-stream'
+  | 'orphan-end';
 
 export interface HostileAppend {
   readonly streamName: string;
@@ -325,6 +326,34 @@ const MAKERS: Record<HostileKind, PlanMaker> = {
         ? 'OrderCancellationRequested before OrderPlaced'
         : 'PaymentAuthorized before the order requested payment',
       appends,
+    };
+  },
+  'orphan-end': (random) => {
+    const orderId = uuid(random);
+    const confirmed = random() < 0.5;
+    const customerEmail = 'hostile@example.com';
+    // The end of an order that never began: inventory and payment hold no
+    // state for it and park it; notification keeps none and sends the email.
+    const end = confirmed
+      ? {
+          type: 'OrderConfirmed',
+          data: { orderId, customerEmail, authorizationId: 'auth-orphan', confirmedAt: at() },
+        }
+      : {
+          type: 'OrderCancelled',
+          data: { orderId, customerEmail, reason: 'customer_request', cancelledAt: at() },
+        };
+    return {
+      kind: 'orphan-end',
+      orderId,
+      description: `${end.type} of an order that was never placed`,
+      appends: [
+        {
+          streamName: streamOf('order', orderId),
+          event: event(random, { ...end, orderId }),
+          expected: { kind: 'settled' },
+        },
+      ],
     };
   },
   'poisoned-stream': (random, context) => {
