@@ -162,14 +162,12 @@ describe('fuzzing the public POST routes through the gateway', () => {
   it('POST /api/inventory/{sku}/restock: never a 5xx or a hang, and a refused restock adds nothing', async () => {
     const sku = uniqueSku('fuzzstock');
     let added = 0;
-    const request = fc
-      .record({ quantity: fc.integer({ min: 1, max: 50 }) })
-      .chain((body) =>
-        mutatedText(body).map((mutation) => ({
-          path: `/api/inventory/${sku}/restock`,
-          ...mutation,
-        })),
-      );
+    const request = fc.record({ quantity: fc.integer({ min: 1, max: 50 }) }).chain((body) =>
+      mutatedText(body).map((mutation) => ({
+        path: `/api/inventory/${sku}/restock`,
+        ...mutation,
+      })),
+    );
     await fc.assert(
       fc.asyncProperty(request, async (sent) => {
         const response = await send(sent);
