@@ -1,12 +1,19 @@
 // The public HTTP API as an OpenAPI 3.1 document, generated from the same zod
 // schemas the services validate with, so the two cannot disagree. Written to
 // docs/openapi.json by `pnpm openapi`; a unit test fails when that file drifts.
-import { createDocument, type CreateDocumentOptions, type oas31 } from 'zod-openapi';
+import {
+  createDocument,
+  type CreateDocumentOptions,
+  type oas31,
+  type ZodOpenApiPathItemObject,
+  type ZodOpenApiPathsObject,
+} from 'zod-openapi';
 import { gatewayPaths } from './paths/gateway.paths.js';
 import { inspectionPaths } from './paths/inspection.paths.js';
 import { inventoryPaths } from './paths/inventory.paths.js';
 import { lineagePaths } from './paths/lineage.paths.js';
 import { orderPaths } from './paths/orders.paths.js';
+import { BODY_REFUSALS, EDGE_REFUSALS } from './responses.js';
 
 /** The version of the public API; see docs/api.md for what a change of it promises. */
 export const API_VERSION = '1.0.0';
@@ -31,6 +38,34 @@ const tidy: NonNullable<CreateDocumentOptions['override']> = ({ jsonSchema, zodS
     delete jsonSchema.additionalProperties;
   }
 };
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/**
+ * Adds what the HTTP edge refuses below the routes to every operation: the
+ * paths declare only what their own handlers answer, so this is said once.
+ * A POST can carry a body, so it can also get 413 and 415.
+ */
+function withEdgeRefusals(paths: ZodOpenApiPathsObject): ZodOpenApiPathsObject {
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => {
+      const withRefusals: ZodOpenApiPathItemObject = { ...item };
+      for (const method of METHODS) {
+        const operation = item[method];
+        if (operation === undefined) continue;
+        withRefusals[method] = {
+          ...operation,
+          responses: {
+            ...operation.responses,
+            ...EDGE_REFUSALS,
+            ...(method === 'post' ? BODY_REFUSALS : {}),
+          },
+        };
+      }
+      return [path, withRefusals];
+    }),
+  );
+}
 
 /**
  * Builds the document the gateway serves at /api/openapi.json.
@@ -62,13 +97,13 @@ export function buildOpenApiDocument(): oas31.OpenAPIObject {
           description: 'Health, this document, and the stuck orders (an operator route).',
         },
       ],
-      paths: {
+      paths: withEdgeRefusals({
         ...orderPaths,
         ...lineagePaths,
         ...inventoryPaths,
         ...inspectionPaths,
         ...gatewayPaths,
-      },
+      }),
     },
     { override: tidy },
   );

@@ -133,6 +133,24 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it("names the HTTP edge's refusals on every operation, and a body's only where a body is taken", () => {
+    const document = generated();
+    for (const [path, method] of [
+      ['/api/orders', 'post'],
+      ['/api/orders/{orderId}', 'get'],
+      ['/api/inventory/{sku}/restock', 'post'],
+    ] as const) {
+      expect(problemCodes(document, path, method, '408')).toEqual(['REQUEST_TIMEOUT']);
+      expect(problemCodes(document, path, method, '414')).toEqual(['URI_TOO_LONG']);
+      expect(problemCodes(document, path, method, '431')).toEqual(['HEADERS_TOO_LARGE']);
+    }
+    expect(problemCodes(document, '/api/orders', 'post', '413')).toEqual(['PAYLOAD_TOO_LARGE']);
+    expect(problemCodes(document, '/api/orders', 'post', '415')).toEqual([
+      'UNSUPPORTED_MEDIA_TYPE',
+    ]);
+    expect(problemCodes(document, '/api/orders/{orderId}', 'get', '413')).toEqual([]);
+  });
+
   it('names the problem codes a client must handle', () => {
     const document = generated();
     expect(problemCodes(document, '/api/orders', 'post', '400')).toEqual(

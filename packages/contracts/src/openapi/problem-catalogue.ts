@@ -9,6 +9,32 @@ export interface DocumentedProblem {
 }
 
 export const PROBLEMS = {
+  REQUEST_TIMEOUT: {
+    status: 408,
+    title: 'The request did not arrive in time',
+    meaning:
+      "Its headers and body were not all received within the gateway's REQUEST_TIMEOUT_MS (10 s by default); the connection is closed. Send the request again.",
+  },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    title: 'The request body is too large',
+    meaning: 'The body is over 1 MiB. It was refused at the gateway and not forwarded.',
+  },
+  URI_TOO_LONG: {
+    status: 414,
+    title: 'The request path is too long',
+    meaning: 'A path segment (an order id, a SKU) is over 100 characters.',
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    title: 'The request body is not JSON',
+    meaning: 'Send the body as `Content-Type: application/json`.',
+  },
+  HEADERS_TOO_LARGE: {
+    status: 431,
+    title: 'The request headers are too large',
+    meaning: 'The headers are over 16 KiB in all.',
+  },
   VALIDATION_FAILED: {
     status: 400,
     title: 'The request is not valid',

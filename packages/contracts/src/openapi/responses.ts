@@ -39,6 +39,21 @@ export const UPSTREAM_FAILURES: ZodOpenApiResponsesObject = {
   '504': problemResponse(['UPSTREAM_TIMEOUT']),
 };
 
+/**
+ * What the HTTP edge refuses below the routes (docs/api.md, "What the gateway
+ * refuses itself"), on every operation; a body's refusals only where a body
+ * is taken.
+ */
+export const EDGE_REFUSALS: ZodOpenApiResponsesObject = {
+  '408': problemResponse(['REQUEST_TIMEOUT']),
+  '414': problemResponse(['URI_TOO_LONG']),
+  '431': problemResponse(['HEADERS_TOO_LARGE']),
+};
+export const BODY_REFUSALS: ZodOpenApiResponsesObject = {
+  '413': problemResponse(['PAYLOAD_TOO_LARGE']),
+  '415': problemResponse(['UNSUPPORTED_MEDIA_TYPE']),
+};
+
 /** Every route that takes a parameter or a body can refuse it. */
 export const INVALID_REQUEST: ZodOpenApiResponsesObject = {
   '400': problemResponse(['VALIDATION_FAILED']),
