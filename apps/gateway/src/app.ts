@@ -14,7 +14,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { clientErrorHandler, frameworkErrorHandler } from './client-error.js';
+import { clientErrorHandler, frameworkErrorHandler } from '@effectively-once/service-kit/http-edge';
 import type { Upstreams } from './config.js';
 import { refuseDotSegments } from './dot-segments.js';
 import { notFoundHandler, problemErrorHandler } from './problem.js';

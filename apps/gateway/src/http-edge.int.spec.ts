@@ -5,7 +5,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProblemDetails } from '@effectively-once/contracts';
-import { rawHttp, type RawResponse } from './testing/raw-http.js';
+import { rawHttp, type RawResponse } from '@effectively-once/service-kit/testing';
 import { startGatewayUnderTest, type GatewayUnderTest } from './testing/gateway-under-test.js';
 
 const REQUEST_TIMEOUT_MS = 400;

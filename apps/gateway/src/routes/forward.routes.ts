@@ -84,7 +84,7 @@ const AnyPathParams = z.record(z.string(), z.string());
  * upload and reached the client as a 502 or a reset; read here first, it is
  * refused by the gateway (Content-Length checked before reading, a chunked body
  * counted as it arrives) and never forwarded. A body that stops arriving is
- * Node's request timeout: 408 (client-error.ts).
+ * Node's request timeout: 408 (service-kit's http-edge, client-error.ts).
  */
 function passBodyThrough(app: GatewayInstance): void {
   app.removeAllContentTypeParsers();
