@@ -10,6 +10,7 @@ import { labModeNotice, phaseSummary, readyBanner } from './banner.js';
 import { loadSupervisorConfig } from './config.js';
 import { prepareDatabases } from './databases.js';
 import { outcomeForConsole } from './delivery-outcomes.js';
+import { openLabControl, type LabControlServer } from './lab-control/server.js';
 import { formatLogLine } from './log-lines.js';
 import { choosePorts } from './ports.js';
 import { buildProcessBundles, processCommand, type ProcessBundles } from './process-bundles.js';
@@ -40,6 +41,8 @@ const tell = (message: object): void => {
 
 const running: SupervisedProcess[] = [];
 let postgres: PostgresServer | undefined;
+/** Lab mode only: the supervisor's own lab API. */
+let labControl: LabControlServer | undefined;
 let stopping: Promise<void> | undefined;
 /** Set once the state file is being written: stopping waits for it, then removes the file. */
 let stateWrite: Promise<void> | undefined;
@@ -142,6 +145,7 @@ async function stopAll(exitCode: number): Promise<void> {
       await stateWrite.catch(() => undefined);
       await removeStateFile(config.stateFile, process.pid);
     }
+    await labControl?.close();
     for (const group of [...GROUPS].reverse()) {
       await Promise.all(running.filter((p) => p.spec.group === group).map((p) => p.stop()));
     }
@@ -192,6 +196,16 @@ async function main(): Promise<void> {
     lab: config.faults.enabled,
     console: config.STACK_CONSOLE,
   });
+  if (config.faults.enabled && ports.labControl !== undefined) {
+    labControl = await openLabControl({
+      host: config.HOST,
+      port: ports.labControl,
+      token: config.faults.token,
+      // Each topic of the lab API is one module in ./lab-control (see server.ts).
+      routes: [],
+      onServerError: say,
+    });
+  }
   const specs = defineStack({
     host: config.HOST,
     ports,

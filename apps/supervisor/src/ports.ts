@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import {
   FIXED_CONSOLE_PORT,
   FIXED_INVENTORY_2_PORT,
+  FIXED_LAB_CONTROL_PORT,
   FIXED_PORTS,
   type StackPorts,
 } from './stack.js';
@@ -29,7 +30,7 @@ export async function choosePorts(input: {
   mode: 'fixed' | 'auto';
   host: string;
   gatewayPort: number;
-  /** Lab mode: a port for inventory-2 as well. */
+  /** Lab mode: a port for inventory-2 and one for the lab-control server as well. */
   lab: boolean;
   /** STACK_CONSOLE: a port for the console process as well. */
   console: boolean;
@@ -49,7 +50,9 @@ export async function choosePorts(input: {
     return {
       ...FIXED_PORTS,
       gateway,
-      ...(input.lab ? { inventory2: FIXED_INVENTORY_2_PORT } : {}),
+      ...(input.lab
+        ? { inventory2: FIXED_INVENTORY_2_PORT, labControl: FIXED_LAB_CONTROL_PORT }
+        : {}),
       ...(input.console ? { console: FIXED_CONSOLE_PORT } : {}),
     };
   }
@@ -62,7 +65,7 @@ export async function choosePorts(input: {
     paymentProvider: await pick(),
     mailSink: await pick(),
     smtp: await pick(),
-    ...(input.lab ? { inventory2: await pick() } : {}),
+    ...(input.lab ? { inventory2: await pick(), labControl: await pick() } : {}),
     ...(input.console ? { console: await pick() } : {}),
   };
 }

@@ -16,7 +16,7 @@ describe('choosePorts with fixed ports', () => {
     expect('console' in ports).toBe(false);
   });
 
-  it('given lab mode, then inventory-2 listens on 3012', async () => {
+  it('given lab mode, then inventory-2 listens on 3012 and lab-control on 3013', async () => {
     const ports = await choosePorts({
       mode: 'fixed',
       host: '127.0.0.1',
@@ -24,7 +24,7 @@ describe('choosePorts with fixed ports', () => {
       lab: true,
       console: false,
     });
-    expect(ports).toEqual({ ...FIXED_PORTS, inventory2: 3012 });
+    expect(ports).toEqual({ ...FIXED_PORTS, inventory2: 3012, labControl: 3013 });
   });
 
   it('given the console, then it listens on 3007', async () => {
@@ -49,7 +49,7 @@ describe('choosePorts with free ports', () => {
       console: true,
     });
     const all = Object.values(ports);
-    expect(all).toHaveLength(Object.keys(FIXED_PORTS).length + 2);
+    expect(all).toHaveLength(Object.keys(FIXED_PORTS).length + 3);
     expect(new Set(all).size).toBe(all.length);
     expect(ports.console).toBeGreaterThan(0);
   });

@@ -20,6 +20,9 @@ export const FIXED_PORTS: StackPorts = Object.freeze({
 /** Lab mode's second inventory process, with fixed ports. */
 export const FIXED_INVENTORY_2_PORT = 3012;
 
+/** Lab mode's lab-control server (the supervisor's own lab API), with fixed ports. */
+export const FIXED_LAB_CONTROL_PORT = 3013;
+
 /** The flow console's own port, with fixed ports; users reach it through the gateway. */
 export const FIXED_CONSOLE_PORT = 3007;
 

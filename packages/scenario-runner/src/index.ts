@@ -25,4 +25,9 @@ export {
   type LabService,
 } from './stack/lab-stack.js';
 export { labClient, type LabClient } from './clients/lab-client.js';
+export {
+  labControlClient,
+  labControlUrl,
+  type LabControlClient,
+} from './clients/lab-control-client.js';
 export type { Expectation, Expected, InvariantName, Verdict } from './verdict.js';

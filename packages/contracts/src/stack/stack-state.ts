@@ -27,6 +27,8 @@ export const StackPorts = z.object({
   smtp: Port,
   /** The flow console's own port; users reach it through the gateway at `/`. Absent with STACK_CONSOLE=false. */
   console: Port.exactOptional(),
+  /** Lab mode only: the supervisor's own lab API (the fault proxy's links, ...), with the lab token. */
+  labControl: Port.exactOptional(),
 });
 export type StackPorts = Readonly<z.infer<typeof StackPorts>>;
 
