@@ -37,10 +37,29 @@ function toQueryResult<Row>({ command, rowCount, rows }: pg.QueryResult): QueryR
 class LazyBeginConnection implements DatabaseConnection {
   /** The BEGIN still to send, in front of the next statement. */
   pendingBegin: string | undefined;
-  /** A failed ROLLBACK leaves the session in an unknown state: it is not reused. */
+  /** A failed ROLLBACK or a broken session leaves it in an unknown state: it is not reused. */
   discarded = false;
 
-  constructor(readonly client: pg.PoolClient) {}
+  /**
+   * The pool listens for 'error' only on the clients it holds idle; one lent
+   * out has no listener, and node-postgres emits 'error' when the server ends
+   * the session between two queries (pg_terminate_backend, a restart): an
+   * unhandled 'error' event would kill the process. The work on it fails
+   * with its next query instead, and the session goes back discarded.
+   */
+  readonly #onError = (): void => {
+    this.discarded = true;
+  };
+
+  constructor(readonly client: pg.PoolClient) {
+    client.on('error', this.#onError);
+  }
+
+  /** Gives the client back to the pool, destroyed if it can no longer be trusted. */
+  release(): void {
+    this.client.removeListener('error', this.#onError);
+    this.client.release(this.discarded);
+  }
 
   async executeQuery<Row>({ sql, parameters }: CompiledQuery): Promise<QueryResult<Row>> {
     const begin = this.pendingBegin;
@@ -125,8 +144,7 @@ class LazyBeginDriver implements Driver {
   }
 
   releaseConnection(connection: DatabaseConnection): Promise<void> {
-    const { client, discarded } = lazy(connection);
-    client.release(discarded);
+    lazy(connection).release();
     return Promise.resolve();
   }
 
