@@ -2,6 +2,7 @@
 // switches, type-only imports, and the architecture's import boundaries.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import fitness from './tooling/eslint-rules/index.js';
 
 /** A package is used through its `exports`, never by reaching into its files. */
 const noDeepImports = {
@@ -203,6 +204,56 @@ export default tseslint.config(
         'error',
         { name: 'process', message: 'No process in the browser.' },
       ],
+    },
+  },
+  {
+    // Fitness checks: the pattern's guarantees as lint rules (docs/fitness-rules.md).
+    plugins: { 'effectively-once': fitness },
+    rules: {
+      'effectively-once/no-ack-outside-settle-delivery': 'error',
+      'effectively-once/no-event-store-append': 'error',
+      'effectively-once/no-network-in-process-once-work': [
+        'error',
+        {
+          runners: {
+            processOnce: 'work',
+            attemptOnce: 'work',
+            processBatchOnce: 'work',
+            // The payment consumer's processOnce for its marker: the work is its third argument.
+            processPaymentMessage: 2,
+          },
+        },
+      ],
+      'effectively-once/consumer-name-has-version': 'error',
+    },
+  },
+  {
+    // The two writers of the event store: the outbox relay publishes what
+    // services enqueued, and the order service's event-sourced stream is
+    // written by its own load-decide-append.
+    files: [
+      'packages/outbox/src/publish-batch.ts',
+      'apps/order/src/adapters/eventStore/order-stream.ts',
+    ],
+    rules: { 'effectively-once/no-event-store-append': 'off' },
+  },
+  {
+    // The event store implements the port: its deliveries' ack() and its
+    // appends are the broker's side of the contract, not a consumer's. Its
+    // benchmarks and the saga's drive the store directly to measure it.
+    files: ['packages/event-store/**', '**/bench/**'],
+    rules: {
+      'effectively-once/no-ack-outside-settle-delivery': 'off',
+      'effectively-once/no-event-store-append': 'off',
+    },
+  },
+  {
+    // Tests and test kits settle deliveries and write streams by hand to set
+    // up the case they test; the event store's contract suites are tests too.
+    files: ['**/*.spec.ts', '**/*.fixtures.ts', '**/testing/**'],
+    rules: {
+      'effectively-once/no-ack-outside-settle-delivery': 'off',
+      'effectively-once/no-event-store-append': 'off',
     },
   },
   {

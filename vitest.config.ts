@@ -11,7 +11,10 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{apps,packages}/*/{src,examples}/**/*.unit.spec.ts'],
+          include: [
+            '{apps,packages}/*/{src,examples}/**/*.unit.spec.ts',
+            'tooling/**/*.unit.spec.ts',
+          ],
         },
       },
       {

@@ -90,6 +90,7 @@ describe('defineConsumer', () => {
   });
 
   it('given an invalid name, it fails at definition time, not on the first message', () => {
+    // eslint-disable-next-line effectively-once/consumer-name-has-version -- the case under test: defineConsumer must refuse it at run time too.
     expect(() => defineConsumer({ name: 'inventory-reservation' })).toThrow(InvalidConsumerError);
   });
 

@@ -57,6 +57,7 @@ describe('guardNetworkInsideTransactions', () => {
   it('given a work that fetches over HTTP inside processOnce, then the work fails and the guard names the consumer and the rule', async () => {
     const msg = message();
 
+    // eslint-disable-next-line effectively-once/no-network-in-process-once-work -- the case under test: the runtime guard must catch what the lint rule forbids.
     const run = processOnce({ db, consumer, message: msg, work: () => fetch(httpUrl) });
 
     await expect(run).rejects.toMatchObject({ name: 'ConsumerFailure' });

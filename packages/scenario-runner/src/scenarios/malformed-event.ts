@@ -18,6 +18,7 @@ export const malformedEvent: Scenario = {
     const poisonId = randomUUID();
     const store = context.openStore();
     try {
+      // eslint-disable-next-line effectively-once/no-event-store-append -- the scenario plays a buggy producer that writes a stream directly, bypassing the outbox.
       await store.appendToStream(
         orderStream(poisonOrderId),
         [
