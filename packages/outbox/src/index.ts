@@ -9,4 +9,4 @@ export {
 export { pruneSentEvents, type PruneSentOptions } from './outbox.repository.js';
 export { outboxView, type OutboxRow, type OutboxTable, type OutboxTables } from './outbox.table.js';
 export type { AfterAppend, AppendedOutboxRow, StreamFailure } from './publish-batch.js';
-export type { RelayLog } from './relay-lock.js';
+export { RELAY_APPLICATION_NAME, RELAY_LOCK_KEY, type RelayLog } from './relay-lock.js';

@@ -1,0 +1,108 @@
+// "No acknowledged message lost": a message a consumer group acknowledged
+// (the embedded store pumped it to the group and no longer holds it, pending
+// or parked) must have left its consumer's marker in the consumer's database.
+// An acknowledgement without a marker is an effect that never happened but
+// will never be delivered again: the one loss the pattern exists to prevent.
+// Read from the embedded event store's tables, so it needs that back end.
+import pg from 'pg';
+import { CONSUMERS, STREAM_PREFIX } from '@effectively-once/contracts';
+import type { StackTarget } from '@effectively-once/contracts';
+
+type DatabaseName = 'order' | 'inventory' | 'payment' | 'notification';
+
+/** Where each consumer (whose name is its group's) keeps its processed_message rows. */
+export const MARKER_DATABASE: Readonly<Record<string, DatabaseName>> = {
+  [CONSUMERS.inventoryReservation]: 'inventory',
+  [CONSUMERS.inventoryDemand]: 'inventory',
+  [CONSUMERS.paymentAuthorization]: 'payment',
+  [CONSUMERS.orderSaga]: 'order',
+  [CONSUMERS.notificationEmail]: 'notification',
+};
+
+export interface LostAcknowledgement {
+  readonly group: string;
+  readonly eventId: string;
+  readonly eventType: string;
+  readonly streamName: string;
+}
+
+export interface AcknowledgementAudit {
+  /** Acknowledged deliveries looked at, over every group. */
+  readonly acknowledged: number;
+  readonly lost: readonly LostAcknowledgement[];
+  /** Groups the soak does not know the database of: listed, never silently passed. */
+  readonly uncheckedGroups: readonly string[];
+}
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function auditAcknowledgements(
+  target: StackTarget,
+  orderIds: readonly string[],
+): Promise<AcknowledgementAudit> {
+  const streams = orderIds.flatMap((orderId) =>
+    Object.values(STREAM_PREFIX).map((prefix) => `${prefix}${orderId}`),
+  );
+  const acknowledged = await withClient(target.databases.eventStore, async (client) => {
+    const { rows } = await client.query<{
+      group_name: string;
+      event_id: string;
+      event_type: string;
+      stream_name: string;
+    }>(
+      `SELECT g.group_name, e.event_id, e.event_type, e.stream_name
+         FROM es_subscription_group g
+         JOIN es_event e ON CASE g.filter_kind
+                WHEN 'all' THEN true
+                WHEN 'event_type' THEN e.event_type = ANY (g.filter_values)
+                ELSE EXISTS (SELECT 1 FROM unnest(g.filter_values) AS p(prefix)
+                              WHERE starts_with(e.stream_name, p.prefix))
+              END
+        WHERE e.stream_name = ANY ($1)
+          AND (e.transaction_id, e.global_position) <= (g.cursor_transaction_id, g.cursor_global_position)
+          AND NOT EXISTS (SELECT 1 FROM es_subscription_message m
+                           WHERE m.group_id = g.group_id AND m.global_position = e.global_position)`,
+      [streams],
+    );
+    return rows;
+  });
+  const byGroup = new Map<string, typeof acknowledged>();
+  for (const row of acknowledged) {
+    byGroup.set(row.group_name, [...(byGroup.get(row.group_name) ?? []), row]);
+  }
+  const lost: LostAcknowledgement[] = [];
+  const uncheckedGroups: string[] = [];
+  for (const [group, rows] of byGroup) {
+    const database = MARKER_DATABASE[group];
+    if (database === undefined) {
+      uncheckedGroups.push(group);
+      continue;
+    }
+    const marked = await withClient(target.databases[database], async (client) => {
+      const result = await client.query<{ message_id: string }>(
+        'SELECT message_id::text AS message_id FROM processed_message WHERE consumer_name = $1 AND message_id::text = ANY ($2::text[])',
+        [group, rows.map((row) => row.event_id)],
+      );
+      return new Set(result.rows.map((row) => row.message_id));
+    });
+    for (const row of rows) {
+      if (!marked.has(row.event_id)) {
+        lost.push({
+          group,
+          eventId: row.event_id,
+          eventType: row.event_type,
+          streamName: row.stream_name,
+        });
+      }
+    }
+  }
+  return { acknowledged: acknowledged.length, lost, uncheckedGroups };
+}

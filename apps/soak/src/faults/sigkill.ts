@@ -1,0 +1,101 @@
+// SIGKILL, the crash a process cannot clean up after: every kind of process
+// of the stack, the one holding an outbox relay's lock, and one the
+// supervisor is in the middle of restarting.
+import pg from 'pg';
+import { RELAY_APPLICATION_NAME, RELAY_LOCK_KEY } from '@effectively-once/outbox';
+import { seededRandom, pick } from '../plan/seeded-random.js';
+import type { FaultInjector } from './fault.js';
+import type { SoakStack } from '../stack/soak-stack.js';
+
+/** How long the soak waits for the supervisor to start a killed process again. */
+const RESTART_WAIT_MS = 60_000;
+const SERVICES = ['order', 'inventory', 'inventory-2', 'payment', 'notification'] as const;
+
+function kill(stack: SoakStack, name: string): number {
+  const pid = stack.pidOf(name);
+  if (pid === undefined) throw new Error(`${name} is not running: nothing to kill.`);
+  process.kill(pid, 'SIGKILL');
+  return pid;
+}
+
+/** One kind per process: each is killed at least once in every soak. */
+export function sigkillOf(name: string): FaultInjector {
+  return {
+    kind: `sigkill:${name}`,
+    durationMs: { long: 0, short: 0 },
+    unavailableBecause: (stack) =>
+      stack.processNames.includes(name) ? undefined : `the stack runs no ${name}`,
+    inject: async ({ stack }) => {
+      const pid = kill(stack, name);
+      const next = await stack.waitForStart(name, pid, RESTART_WAIT_MS);
+      return `killed ${name} (pid ${String(pid)}); restarted as pid ${String(next)}`;
+    },
+  };
+}
+
+/**
+ * Each database has one relay process in lab mode (inventory-2 runs none), so
+ * the holder of a database's relay lock is the service owning it: found in
+ * pg_locks, then killed while it holds the lock.
+ */
+const RELAY_OWNER_BY_DATABASE = {
+  inventory: 'inventory',
+  payment: 'payment',
+  notification: 'notification',
+  order: 'order',
+} as const;
+
+async function databasesWithHeldRelayLock(stack: SoakStack): Promise<string[]> {
+  const client = new pg.Client({ connectionString: stack.target.databases.adminUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>(
+      `SELECT d.datname FROM pg_locks l
+         JOIN pg_stat_activity a ON a.pid = l.pid
+         JOIN pg_database d ON d.oid = l.database
+        WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+          AND a.application_name = $1
+          AND l.classid::bigint = $2 AND l.objid::bigint = $3`,
+      [RELAY_APPLICATION_NAME, Math.floor(RELAY_LOCK_KEY / 2 ** 32), RELAY_LOCK_KEY % 2 ** 32],
+    );
+    return rows.map((row) => row.datname);
+  } finally {
+    await client.end();
+  }
+}
+
+export const sigkillRelayHolder: FaultInjector = {
+  kind: 'sigkill:relay-lock-holder',
+  durationMs: { long: 0, short: 0 },
+  unavailableBecause: () => undefined,
+  inject: async ({ stack, seed }, fault) => {
+    const held = await databasesWithHeldRelayLock(stack);
+    const owners = Object.entries(stack.target.databases).flatMap(([name, url]) => {
+      const database = new URL(url).pathname.slice(1);
+      if (!(name in RELAY_OWNER_BY_DATABASE) || !held.includes(database)) return [];
+      return [
+        { owner: RELAY_OWNER_BY_DATABASE[name as keyof typeof RELAY_OWNER_BY_DATABASE], database },
+      ];
+    });
+    if (owners.length === 0) throw new Error('No relay held its lock: nothing to kill.');
+    const { owner, database } = pick(seededRandom(seed ^ fault.index), owners);
+    const pid = kill(stack, owner);
+    const next = await stack.waitForStart(owner, pid, RESTART_WAIT_MS);
+    return `killed ${owner} (pid ${String(pid)}) holding the relay lock of ${database}; restarted as pid ${String(next)}`;
+  },
+};
+
+/** Killed, then killed again the moment the supervisor starts it, before it is ready. */
+export const sigkillDuringRestart: FaultInjector = {
+  kind: 'sigkill:during-restart',
+  durationMs: { long: 0, short: 0 },
+  unavailableBecause: () => undefined,
+  inject: async ({ stack, seed }, fault) => {
+    const name = pick(seededRandom(seed ^ fault.index), SERVICES);
+    const first = kill(stack, name);
+    const second = await stack.waitForStart(name, first, RESTART_WAIT_MS);
+    process.kill(second, 'SIGKILL');
+    const third = await stack.waitForStart(name, second, RESTART_WAIT_MS);
+    return `killed ${name} (pid ${String(first)}), then its restart (pid ${String(second)}) while starting; up again as pid ${String(third)}`;
+  },
+};

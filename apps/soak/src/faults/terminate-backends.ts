@@ -1,0 +1,40 @@
+// pg_terminate_backend: the database drops some of the services' connections
+// in the middle of whatever they were doing, as a failover or an operator
+// would. Transactions in flight roll back; pools must notice and reconnect.
+import pg from 'pg';
+import { seededRandom } from '../plan/seeded-random.js';
+import type { FaultInjector } from './fault.js';
+
+/** About this share of the stack's client connections is cut each time. */
+const SHARE = 0.4;
+
+export const terminateBackends: FaultInjector = {
+  kind: 'pg-terminate-backends',
+  durationMs: { long: 0, short: 0 },
+  unavailableBecause: () => undefined,
+  inject: async ({ stack, seed }, fault) => {
+    const client = new pg.Client({ connectionString: stack.target.databases.adminUrl });
+    await client.connect();
+    try {
+      const databases = Object.entries(stack.target.databases)
+        .filter(([name]) => name !== 'adminUrl')
+        .map(([, url]) => new URL(url).pathname.slice(1));
+      const { rows } = await client.query<{ pid: number; application_name: string }>(
+        `SELECT pid, application_name FROM pg_stat_activity
+          WHERE datname = ANY($1) AND backend_type = 'client backend' AND pid <> pg_backend_pid()
+          ORDER BY pid`,
+        [databases],
+      );
+      const random = seededRandom(seed ^ fault.index);
+      const chosen = rows.filter(() => random() < SHARE);
+      const victims = chosen.length > 0 ? chosen : rows.slice(0, 1);
+      for (const victim of victims) {
+        await client.query('SELECT pg_terminate_backend($1)', [victim.pid]);
+      }
+      const names = [...new Set(victims.map((victim) => victim.application_name || '?'))];
+      return `terminated ${String(victims.length)} of ${String(rows.length)} connections (${names.join(', ')})`;
+    } finally {
+      await client.end();
+    }
+  },
+};
