@@ -50,7 +50,33 @@ export interface TimelineEntry {
   readonly eventId: string;
   readonly type: OrderEvent['type'];
   readonly version: number;
+  /** The time the event carries: when its decision was made. */
   readonly occurredAt: string;
+}
+
+/**
+ * The time an order event carries. The timeline takes it from the event, not
+ * from the store's record time, so an order folded right after an append (see
+ * append-decided.ts) reads the same as the order loaded later.
+ */
+export function occurredAtOf(event: OrderEvent): string {
+  switch (event.type) {
+    case 'OrderPlaced':
+      return event.data.placedAt;
+    case 'OrderPaymentRequested':
+    case 'OrderCancellationRequested':
+      return event.data.requestedAt;
+    case 'OrderConfirmed':
+      return event.data.confirmedAt;
+    case 'OrderCompensated':
+      return event.data.compensatedAt;
+    case 'OrderCancelled':
+      return event.data.cancelledAt;
+    default: {
+      const unknown: never = event;
+      return unknown;
+    }
+  }
 }
 
 export interface LoadedOrder {
@@ -115,7 +141,7 @@ export async function loadOrder(store: EventStore, orderId: string): Promise<Loa
       eventId: entry.id,
       type: event.type,
       version: Number(entry.revision),
-      occurredAt: entry.createdAt.toISOString(),
+      occurredAt: occurredAtOf(event),
     });
   }
   const last = recorded.at(-1);

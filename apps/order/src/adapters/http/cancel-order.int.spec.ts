@@ -10,7 +10,9 @@ import {
   paymentRequested,
 } from '../../domain/testing/order.fixtures.js';
 import { createOrderTestEnv } from '../../testing/order-test-env.js';
+import { recordStreamReads } from '../../testing/stream-reads.js';
 import { appendOrderEvents } from '../eventStore/order-stream.js';
+import { cancelOrder } from './cancel-order.js';
 
 const env = await createOrderTestEnv();
 
@@ -54,6 +56,18 @@ describe('POST /orders/:orderId/cancel', () => {
     const response = await cancel(orderId);
 
     expect(response.json()).toMatchObject({ status: 'cancelling', version: 2 });
+  });
+
+  it('answers with the order its events make, reading the stream only to load it: what GET then reads', async () => {
+    const orderId = await orderWith((id) => [orderPlaced(id), paymentRequested(id)]);
+    const { store, reads } = recordStreamReads(env.store);
+
+    const resource = await cancelOrder({ store, now: env.now }, { orderId });
+
+    expect(reads).toEqual([orderStream(orderId)]);
+    expect(resource).toMatchObject({ status: 'cancelling', version: 2 });
+    const read = await env.app.inject({ method: 'GET', url: `/orders/${orderId}` });
+    expect(read.json()).toEqual(resource);
   });
 
   it('is idempotent: a second cancel answers 200 with the order as it is, appending nothing', async () => {

@@ -1,11 +1,13 @@
 // POST /orders/:orderId/cancel: decide on the loaded order, append at its
-// revision; when another writer (the saga) got there first, reload and decide
-// again, a few times.
+// revision and answer with the order those events make, without reading the
+// stream again; when another writer (the saga) got there first, reload and
+// decide again, a few times.
 import type { OrderResource } from '@effectively-once/contracts';
 import { WrongExpectedRevisionError } from '@effectively-once/event-store';
 import { decide } from '../../domain/order.decide.js';
 import type { OrderServiceDeps } from '../../order-service.deps.js';
-import { appendOrderEvents, commandCause, loadOrder } from '../eventStore/order-stream.js';
+import { appendDecided } from '../eventStore/append-decided.js';
+import { commandCause, loadOrder } from '../eventStore/order-stream.js';
 import { orderContended, orderNotFound, refusalProblem } from './order.problems.js';
 import { isPlaced, toOrderResource } from './order-resource.js';
 
@@ -13,12 +15,6 @@ import { isPlaced, toOrderResource } from './order-resource.js';
 export const MAX_CANCEL_ATTEMPTS = 3;
 
 type Deps = Pick<OrderServiceDeps, 'store' | 'now'>;
-
-async function currentResource(deps: Deps, orderId: string): Promise<OrderResource> {
-  const loaded = await loadOrder(deps.store, orderId);
-  if (!isPlaced(loaded)) throw orderNotFound(orderId);
-  return toOrderResource(loaded);
-}
 
 /**
  * Requests the order's cancellation. Idempotent: an order already cancelling
@@ -41,14 +37,14 @@ export async function cancelOrder(
     if (decision.outcome === 'refused') throw refusalProblem(decision.code, decision.detail);
     if (decision.events.length === 0 && isPlaced(loaded)) return toOrderResource(loaded);
     try {
-      await appendOrderEvents(deps.store, {
+      const cancelling = await appendDecided(deps.store, loaded, {
         orderId,
         events: decision.events,
-        expectedRevision: loaded.revision,
         causeId: commandCause('CancelOrder', orderId),
         traceparent: input.traceparent,
       });
-      return await currentResource(deps, orderId);
+      if (!isPlaced(cancelling)) throw orderNotFound(orderId);
+      return toOrderResource(cancelling);
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
     }

@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CUSTOMER_EMAIL, ITEMS } from '../../domain/testing/order.fixtures.js';
 import { createOrderTestEnv } from '../../testing/order-test-env.js';
+import { recordStreamReads } from '../../testing/stream-reads.js';
+import { placeOrder } from './place-order.js';
 
 const env = await createOrderTestEnv();
 const body: PlaceOrderRequest = {
@@ -36,6 +38,19 @@ describe('POST /orders', () => {
       timeline: [expect.objectContaining({ type: 'OrderPlaced', version: 0 })],
     });
     expect(response.headers.location).toBe(`/orders/${order.orderId}`);
+  });
+
+  it('answers with the order as placed, folded from its OrderPlaced without reading the stream back: what GET then reads', async () => {
+    const { store, reads } = recordStreamReads(env.store);
+
+    const { resource } = await placeOrder(
+      { ...env, store },
+      { idempotencyKey: randomUUID(), body },
+    );
+
+    expect(reads).toEqual([]);
+    const read = await env.app.inject({ method: 'GET', url: `/orders/${resource.orderId}` });
+    expect(read.json()).toEqual(resource);
   });
 
   it('answers a repeat with the same key and body with the first response, and places one order', async () => {

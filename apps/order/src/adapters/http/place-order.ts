@@ -9,6 +9,8 @@
 // A crash after 1 or 2 leaves a row without a response: the retry finds the
 // row, repeats the append (the store sees the same event id and writes
 // nothing) and answers for the same order. A crash after 3 is a plain replay.
+// The response is the order as placed, folded from the appended OrderPlaced,
+// not read back from the stream.
 import { OrderResource, type PlaceOrderRequest } from '@effectively-once/contracts';
 import { WrongExpectedRevisionError } from '@effectively-once/event-store';
 import { requestFingerprint } from '@effectively-once/service-kit/idempotency-key';
@@ -17,7 +19,8 @@ import { orderDeadlines } from '../../domain/order-deadlines.js';
 import { decide } from '../../domain/order.decide.js';
 import { initialOrderState } from '../../domain/order.state.js';
 import type { OrderServiceDeps } from '../../order-service.deps.js';
-import { appendOrderEvents, commandCause, loadOrder } from '../eventStore/order-stream.js';
+import { appendDecided } from '../eventStore/append-decided.js';
+import { commandCause, loadOrder, type LoadedOrder } from '../eventStore/order-stream.js';
 import { rearmDeadlines, scheduleDeadlines } from '../postgres/order-deadline.repository.js';
 import type { OrderRequest } from '../postgres/order-request.table.js';
 import { claimOrderRequest, saveOrderResponse } from '../postgres/order-request.repository.js';
@@ -70,12 +73,24 @@ export async function claimWithTimers(
   });
 }
 
+/** The order before its placement: no stream yet. */
+const notPlaced = (): LoadedOrder => ({
+  state: initialOrderState(),
+  revision: 'no_stream',
+  timeline: [],
+});
+
+/**
+ * Step 2. Returns the placed order, or undefined when the append found the
+ * stream written otherwise than by this key's OrderPlaced.
+ */
 async function appendPlacement(
   deps: Deps,
   request: OrderRequest,
   input: PlaceOrderInput,
-): Promise<void> {
+): Promise<LoadedOrder | undefined> {
   const orderId = request.order_id;
+  const before = notPlaced();
   // Decided against an empty stream: the row's order id was minted for this key.
   // The row's time is the placement time, so a retry decides the very same event.
   const decision = decide(
@@ -88,23 +103,26 @@ async function appendPlacement(
         now: request.created_at,
       },
     },
-    initialOrderState(),
+    before.state,
   );
   if (decision.outcome === 'refused')
     throw new Error(`A new order was refused: ${decision.detail}`);
+  let placed: LoadedOrder | undefined;
   try {
-    await appendOrderEvents(deps.store, {
+    // An earlier attempt with this key that appended already is a same-id
+    // retry: the store writes nothing and answers with OrderPlaced's revision.
+    placed = await appendDecided(deps.store, before, {
       orderId,
       events: decision.events,
-      expectedRevision: 'no_stream',
       causeId: commandCause('PlaceOrder', orderId),
       traceparent: input.traceparent,
     });
   } catch (error) {
-    // The stream exists: an earlier attempt with this key appended OrderPlaced.
+    // Another event holds the stream's first place; only a read can tell the order.
     if (!(error instanceof WrongExpectedRevisionError)) throw error;
   }
   await rearmDeadlines(deps.db, orderId);
+  return placed;
 }
 
 /**
@@ -130,8 +148,9 @@ export async function placeOrder(deps: Deps, input: PlaceOrderInput): Promise<Pl
   if (request.response !== null) {
     return { resource: OrderResource.parse(request.response), replayed };
   }
-  await appendPlacement(deps, request, input);
-  const loaded = await loadOrder(deps.store, request.order_id);
+  const loaded =
+    (await appendPlacement(deps, request, input)) ??
+    (await loadOrder(deps.store, request.order_id));
   if (!isPlaced(loaded)) throw new Error(`Order ${request.order_id} is missing after its append.`);
   const stored = await saveOrderResponse(deps.db, input.idempotencyKey, toOrderResource(loaded));
   return { resource: OrderResource.parse(stored), replayed };
