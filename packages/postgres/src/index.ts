@@ -5,6 +5,7 @@ export {
   type Durability,
   type EmbeddedPostgres,
   type EmbeddedPostgresOptions,
+  type PostgresRestart,
 } from './embedded/start-embedded-postgres.js';
 export { connect, type ConnectOptions } from './kysely.js';
 export { combineMigrations, migrateToLatest, type Migrations } from './migrations.js';

