@@ -1,0 +1,186 @@
+// The link's sockets against a real TCP echo server: what a client on the
+// other side of each fault sees, measured, not assumed.
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { once } from 'node:events';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openLink, type ProxyLink } from './proxy-link.js';
+
+let echo: Server;
+let echoPort: number;
+let link: ProxyLink;
+const clients: Socket[] = [];
+
+beforeAll(async () => {
+  echo = createServer((socket) => {
+    socket.on('error', () => undefined);
+    socket.pipe(socket);
+  });
+  echo.listen(0, '127.0.0.1');
+  await once(echo, 'listening');
+  const address = echo.address();
+  echoPort = typeof address === 'object' && address !== null ? address.port : 0;
+  link = await openLink({ name: 'echo', upstream: { host: '127.0.0.1', port: echoPort } });
+});
+
+afterEach(() => {
+  link.clear();
+  for (const client of clients.splice(0)) client.destroy();
+});
+
+afterAll(async () => {
+  await link.close();
+  echo.close();
+});
+
+async function dial(): Promise<Socket> {
+  const socket = connect(link.address);
+  clients.push(socket);
+  await once(socket, 'connect');
+  return socket;
+}
+
+/** Writes `payload` and resolves with the echo once all of it is back, and how long that took. */
+async function roundTrip(socket: Socket, payload: Buffer): Promise<{ echoed: Buffer; ms: number }> {
+  const started = Date.now();
+  const chunks: Buffer[] = [];
+  let received = 0;
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      received += chunk.length;
+      if (received >= payload.length) {
+        socket.off('data', onData);
+        resolve({ echoed: Buffer.concat(chunks), ms: Date.now() - started });
+      }
+    };
+    socket.on('data', onData);
+    socket.once('error', reject);
+    socket.write(payload);
+  });
+}
+
+/** How a connection attempt ends: connected, or the error code. */
+async function attempt(): Promise<string> {
+  const socket = connect(link.address);
+  clients.push(socket);
+  return new Promise((resolve) => {
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+    socket.once('connect', () => {
+      // An accepted-then-reset connection fails on its first exchange.
+      socket.write('ping');
+      socket.once('data', () => resolve('connected'));
+      socket.once('close', () => resolve('closed'));
+    });
+  });
+}
+
+describe('a link without faults', () => {
+  it('when a client sends bytes, then the upstream gets them and the answer comes back whole, counted', async () => {
+    const before = link.stats();
+    const socket = await dial();
+    const payload = Buffer.alloc(200_000, 7);
+    const { echoed } = await roundTrip(socket, payload);
+    expect(echoed.equals(payload)).toBe(true);
+    const after = link.stats();
+    expect(after.bytesUp - before.bytesUp).toBe(200_000);
+    expect(after.bytesDown - before.bytesDown).toBe(200_000);
+    expect(after.openConnections).toBeGreaterThanOrEqual(1);
+    expect(after.connections).toBe(before.connections + 1);
+  });
+});
+
+describe('latency', () => {
+  it('given 150 ms of latency, when a client round-trips, then it takes at least 300 ms (each direction)', async () => {
+    const socket = await dial();
+    link.apply({ kind: 'latency', delayMs: 150, durationMs: 10_000 });
+    const { ms, echoed } = await roundTrip(socket, Buffer.from('hello'));
+    expect(echoed.toString()).toBe('hello');
+    expect(ms).toBeGreaterThanOrEqual(295);
+    expect(ms).toBeLessThan(2_000);
+    expect(link.stats().faultsApplied.latency).toBeGreaterThanOrEqual(1);
+  });
+
+  it('given latency whose duration has passed, then round trips are fast again', async () => {
+    const socket = await dial();
+    link.apply({ kind: 'latency', delayMs: 400, durationMs: 100 });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const { ms } = await roundTrip(socket, Buffer.from('x'));
+    expect(ms).toBeLessThan(200);
+    expect(link.stats().active).toEqual([]);
+  });
+});
+
+describe('reset', () => {
+  it('given an open connection, when a reset is applied, then the client sees ECONNRESET', async () => {
+    const socket = await dial();
+    await roundTrip(socket, Buffer.from('warm'));
+    const failed = once(socket, 'error');
+    const resetsBefore = link.stats().resets;
+    link.apply({ kind: 'reset', durationMs: 300 });
+    const [error] = (await failed) as [NodeJS.ErrnoException];
+    expect(error.code).toBe('ECONNRESET');
+    expect(link.stats().resets).toBeGreaterThan(resetsBefore);
+  });
+
+  it('given a reset window, when a client connects in it, then it is reset; after it, it gets through', async () => {
+    link.apply({ kind: 'reset', durationMs: 300 });
+    expect(['ECONNRESET', 'closed']).toContain(await attempt());
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(await attempt()).toBe('connected');
+  });
+});
+
+describe('blackhole', () => {
+  it('given a blackhole, when a client sends, then nothing comes back until it clears, and then all of it', async () => {
+    const socket = await dial();
+    link.apply({ kind: 'blackhole', durationMs: 600 });
+    const payload = Buffer.alloc(50_000, 3);
+    const { echoed, ms } = await roundTrip(socket, payload);
+    expect(ms).toBeGreaterThanOrEqual(550);
+    expect(echoed.equals(payload)).toBe(true);
+  });
+
+  it('given a blackhole, when it is cleared early, then the held bytes go through at once', async () => {
+    const socket = await dial();
+    link.apply({ kind: 'blackhole', durationMs: 60_000 });
+    const trip = roundTrip(socket, Buffer.from('held'));
+    setTimeout(() => link.clear(), 200);
+    const { echoed, ms } = await trip;
+    expect(echoed.toString()).toBe('held');
+    expect(ms).toBeLessThan(2_000);
+  });
+
+  it('given a blackhole, when a client connects, then it is accepted but gets no answer', async () => {
+    link.apply({ kind: 'blackhole', durationMs: 400 });
+    const started = Date.now();
+    expect(await attempt()).toBe('connected');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+  });
+});
+
+describe('trickle', () => {
+  it('given 20 kB/s, when 10 kB round-trip, then it takes about 0.4 s and nothing is lost', async () => {
+    const socket = await dial();
+    link.apply({ kind: 'trickle', bytesPerSecond: 20_000, durationMs: 10_000 });
+    const payload = Buffer.alloc(10_000, 9);
+    const { echoed, ms } = await roundTrip(socket, payload);
+    expect(echoed.equals(payload)).toBe(true);
+    // Five slices of 2 kB, 100 ms apart: the last leaves 400 ms after the first.
+    // The echo comes back slice by slice at the same pace, so the two directions overlap.
+    expect(ms).toBeGreaterThanOrEqual(380);
+    expect(ms).toBeLessThan(3_000);
+  });
+});
+
+describe('refuse', () => {
+  it('given refuse, then open connections are reset, new ones refused, and after it the link listens again on its port', async () => {
+    const open = await dial();
+    const failed = once(open, 'error');
+    link.apply({ kind: 'refuse', durationMs: 400 });
+    const [error] = (await failed) as [NodeJS.ErrnoException];
+    expect(error.code).toBe('ECONNRESET');
+    expect(await attempt()).toBe('ECONNREFUSED');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await attempt()).toBe('connected');
+  });
+});

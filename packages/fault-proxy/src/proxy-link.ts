@@ -1,0 +1,239 @@
+// One link of the fault proxy: a listening socket that forwards every
+// connection to one upstream (a service's PostgreSQL, the card processor),
+// through the faults applied to it. Each fault clears by itself.
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import {
+  connectionFate,
+  inForce,
+  nextExpiry,
+  NO_FAULTS,
+  resetsOpenConnections,
+  withFault,
+  type LinkFaults,
+} from './link-faults.js';
+import {
+  LINK_FAULT_KINDS,
+  type LinkFault,
+  type LinkFaultKind,
+  type LinkStats,
+} from './link.schemas.js';
+import { pump } from './pump.js';
+
+export interface Endpoint {
+  readonly host: string;
+  readonly port: number;
+}
+
+export interface LinkOptions {
+  readonly name: string;
+  readonly upstream: Endpoint;
+  /** Where to listen; port 0 (the default) picks a free one, kept for the link's life. */
+  readonly listen?: { readonly host: string; readonly port?: number };
+}
+
+export interface ProxyLink {
+  readonly name: string;
+  /** The address clients are given instead of the upstream's. */
+  readonly address: Endpoint;
+  apply(fault: LinkFault): void;
+  /** Clears every fault now. */
+  clear(): void;
+  stats(): LinkStats;
+  close(): Promise<void>;
+}
+
+interface Connection {
+  readonly client: Socket;
+  readonly upstream: Socket;
+}
+
+/** Sends an RST, as a peer that crashed or a middlebox that dropped the flow would. */
+function reset(socket: Socket): void {
+  if (!socket.destroyed) socket.resetAndDestroy();
+}
+
+function listen(server: Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host, port }, () => {
+      server.off('error', reject);
+      const address = server.address();
+      resolve(typeof address === 'object' && address !== null ? address.port : port);
+    });
+  });
+}
+
+/**
+ * Opens a link and starts listening.
+ *
+ * @example
+ * const link = await openLink({ name: 'order-postgres', upstream: { host: '127.0.0.1', port: 5432 } });
+ * link.apply({ kind: 'latency', delayMs: 200, durationMs: 10_000 });
+ */
+export async function openLink(options: LinkOptions): Promise<ProxyLink> {
+  const host = options.listen?.host ?? '127.0.0.1';
+  let faults: LinkFaults = NO_FAULTS;
+  let closed = false;
+  /** Read through a function: `closed` changes while syncListener awaits. */
+  const isClosed = () => closed;
+  let server: Server | undefined;
+  let expiryTimer: NodeJS.Timeout | undefined;
+  const open = new Set<Connection>();
+  const wakers = new Set<() => void>();
+  const counts = {
+    connections: 0,
+    bytesUp: 0,
+    bytesDown: 0,
+    resets: 0,
+  };
+  const applied = Object.fromEntries(LINK_FAULT_KINDS.map((kind) => [kind, 0])) as Record<
+    LinkFaultKind,
+    number
+  >;
+
+  const waitUntil = (at: number): Promise<void> =>
+    new Promise((resolve) => {
+      if (closed) {
+        resolve();
+        return;
+      }
+      const wake = () => {
+        clearTimeout(timer);
+        wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, Math.max(0, at - Date.now()));
+      wakers.add(wake);
+    });
+
+  function accept(client: Socket): void {
+    counts.connections += 1;
+    const fate = connectionFate(faults, Date.now());
+    if (fate !== 'accept') {
+      // `refuse` closes the listener: only a connection in that very moment arrives here.
+      counts.resets += 1;
+      client.on('error', () => undefined);
+      reset(client);
+      return;
+    }
+    const upstream = connect({ ...options.upstream, allowHalfOpen: true });
+    const connection: Connection = { client, upstream };
+    open.add(connection);
+    // Either side failing takes the whole connection down, with an RST: a
+    // client must see a broken connection as broken, never as a clean end.
+    const fail = () => {
+      reset(client);
+      reset(upstream);
+    };
+    client.on('error', fail);
+    upstream.on('error', fail);
+    const forget = () => {
+      if (client.destroyed && upstream.destroyed) open.delete(connection);
+    };
+    client.on('close', () => {
+      if (!upstream.destroyed && !client.readableEnded) fail();
+      forget();
+    });
+    upstream.on('close', () => {
+      if (!client.destroyed && !upstream.readableEnded) fail();
+      forget();
+    });
+    pump(client, upstream, {
+      faults: () => faults,
+      waitUntil,
+      forwarded: (n) => (counts.bytesUp += n),
+    });
+    pump(upstream, client, {
+      faults: () => faults,
+      waitUntil,
+      forwarded: (n) => (counts.bytesDown += n),
+    });
+  }
+
+  async function startListening(port: number): Promise<number> {
+    const next = createServer({ allowHalfOpen: true }, accept);
+    const bound = await listen(next, host, port);
+    server = next;
+    return bound;
+  }
+
+  const port = await startListening(options.listen?.port ?? 0);
+
+  /** Refuse closes the listening socket, so a client gets a real ECONNREFUSED; it reopens on the same port after. */
+  async function syncListener(): Promise<void> {
+    const refusing = connectionFate(faults, Date.now()) === 'refuse';
+    if (refusing && server !== undefined) {
+      const stopping = server;
+      server = undefined;
+      stopping.close();
+    } else if (!refusing && server === undefined) {
+      // The port may still be held a moment; the link keeps trying while it lives.
+      while (!isClosed()) {
+        try {
+          await startListening(port);
+          return;
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+    }
+  }
+
+  function changed(): void {
+    faults = inForce(faults, Date.now());
+    for (const wake of [...wakers]) wake();
+    void syncListener();
+    clearTimeout(expiryTimer);
+    const next = nextExpiry(faults, Date.now());
+    if (next !== undefined && !closed) {
+      expiryTimer = setTimeout(changed, Math.max(0, next - Date.now()));
+    }
+  }
+
+  return {
+    name: options.name,
+    address: { host, port },
+    apply(fault) {
+      faults = withFault(faults, fault, Date.now());
+      applied[fault.kind] += 1;
+      if (resetsOpenConnections(fault)) {
+        for (const connection of open) {
+          counts.resets += 1;
+          reset(connection.client);
+          reset(connection.upstream);
+        }
+      }
+      changed();
+    },
+    clear() {
+      faults = NO_FAULTS;
+      changed();
+    },
+    stats: () => ({
+      name: options.name,
+      listen: { host, port },
+      upstream: { ...options.upstream },
+      openConnections: open.size,
+      ...counts,
+      faultsApplied: { ...applied },
+      active: inForce(faults, Date.now()).map((fault) => ({
+        ...fault,
+        since: new Date(fault.since).toISOString(),
+        until: new Date(fault.until).toISOString(),
+      })),
+    }),
+    async close() {
+      closed = true;
+      clearTimeout(expiryTimer);
+      for (const wake of [...wakers]) wake();
+      for (const connection of open) {
+        connection.client.destroy();
+        connection.upstream.destroy();
+      }
+      const stopping = server;
+      server = undefined;
+      if (stopping !== undefined)
+        await new Promise<void>((resolve) => stopping.close(() => resolve()));
+    },
+  };
+}
