@@ -1,0 +1,49 @@
+// The docs test of `pnpm test`: every reference in docs/ and the READMEs
+// resolves against the repository as it is. A failure lists every broken
+// reference as `file:line  message`; fix the page, not this test
+// (docs/testing.md, "The docs test").
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { checkMatrix, checkPnpmCommands } from './contract-checks.js';
+import { checkBacktickedPaths, checkLinks, checkNamedSymbols } from './reference-checks.js';
+import { Repository, listPages, type Failure, type Page } from './repository.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const repo = new Repository(root);
+const pages = listPages(root).map((file) => repo.page(file));
+
+function report(failures: readonly Failure[]): string {
+  return failures.map((f) => `${f.file}:${String(f.line)}  ${f.message}`).join('\n');
+}
+
+function everyPage(check: (repo: Repository, page: Page) => Failure[]): string {
+  return report(pages.flatMap((page) => check(repo, page)));
+}
+
+describe('the docs', () => {
+  it('are found: docs/, README.md and the READMEs', () => {
+    expect(pages.map((page) => page.file)).toEqual(
+      expect.arrayContaining(['README.md', 'docs/README.md', 'docs/saga.md', 'docs/testing.md']),
+    );
+  });
+
+  it('name only repository paths and file:line references that exist', () => {
+    expect(everyPage(checkBacktickedPaths)).toBe('');
+  });
+
+  it('link only to files and #anchors that exist', () => {
+    expect(everyPage(checkLinks)).toBe('');
+  });
+
+  it('find each named symbol in the file they name as its place', () => {
+    expect(everyPage(checkNamedSymbols)).toBe('');
+  });
+
+  it('show only pnpm commands that package.json or pnpm itself has', () => {
+    expect(everyPage(checkPnpmCommands)).toBe('');
+  });
+
+  it("list every consumer and event of the contracts in saga.md's matrix", () => {
+    expect(report(checkMatrix(repo))).toBe('');
+  });
+});
