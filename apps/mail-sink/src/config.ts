@@ -11,6 +11,8 @@ const MailSinkEnv = z.object({
   SMTP_PORT: port.default(2525),
   /** How many messages are kept; the oldest go first. */
   MAIL_SINK_CAPACITY: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /** A file that keeps every accepted message across restarts; memory only when unset. */
+  MAIL_SINK_SPOOL_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -19,6 +21,8 @@ export interface MailSinkConfig {
   port: number;
   smtpPort: number;
   capacity: number;
+  /** Where accepted messages are flushed before SMTP answers 250; undefined: memory only. */
+  spoolFile: string | undefined;
   logLevel: string;
 }
 
@@ -36,6 +40,7 @@ export function loadMailSinkConfig(env: NodeJS.ProcessEnv = process.env): MailSi
     PORT: env['PORT'] || undefined,
     SMTP_PORT: env['SMTP_PORT'] || undefined,
     MAIL_SINK_CAPACITY: env['MAIL_SINK_CAPACITY'] || undefined,
+    MAIL_SINK_SPOOL_FILE: env['MAIL_SINK_SPOOL_FILE'] || undefined,
     LOG_LEVEL: env['LOG_LEVEL'] || undefined,
   });
   if (!parsed.success) {
@@ -47,6 +52,7 @@ export function loadMailSinkConfig(env: NodeJS.ProcessEnv = process.env): MailSi
     port: parsed.data.PORT,
     smtpPort: parsed.data.SMTP_PORT,
     capacity: parsed.data.MAIL_SINK_CAPACITY,
+    spoolFile: parsed.data.MAIL_SINK_SPOOL_FILE,
     logLevel: parsed.data.LOG_LEVEL,
   };
 }

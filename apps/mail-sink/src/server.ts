@@ -3,9 +3,13 @@ import { startSmtpReceiver, type SmtpReceiver } from './adapters/smtp/smtp-recei
 import { buildApp } from './app.js';
 import { loadMailSinkConfig } from './config.js';
 import { Mailbox } from './domain/mailbox.js';
+import { openMailSpool } from './adapters/spool/mail-spool.js';
 
 const config = loadMailSinkConfig();
 const mailbox = new Mailbox({ capacity: config.capacity });
+// What an earlier run accepted is still the customer's: back in the mailbox before SMTP opens.
+const spooled = config.spoolFile === undefined ? undefined : await openMailSpool(config.spoolFile);
+for (const { email, receivedAt } of spooled?.recovered ?? []) mailbox.receive(email, receivedAt);
 // Not ready until SMTP listens; the HTTP side needs the mailbox first.
 let smtp: SmtpReceiver | undefined = undefined;
 const app = buildApp({
@@ -17,8 +21,10 @@ const app = buildApp({
 smtp = await startSmtpReceiver({
   host: config.host,
   port: config.smtpPort,
-  onEmail: (incoming) => {
-    const email = mailbox.receive(incoming, new Date());
+  onEmail: async (incoming) => {
+    const receivedAt = new Date();
+    await spooled?.spool.append(incoming, receivedAt);
+    const email = mailbox.receive(incoming, receivedAt);
     app.log.info(
       { messageId: email.messageId, orderId: email.orderId, duplicate: email.duplicate },
       'mail received',
@@ -27,7 +33,10 @@ smtp = await startSmtpReceiver({
 });
 const smtpUrl = `smtp://${config.host}:${String(smtp.port)}`;
 const url = await app.listen({ host: config.host, port: config.port });
-app.log.info({ url, smtpUrl }, `mail sink listening on ${url} (HTTP) and ${smtpUrl} (SMTP)`);
+app.log.info(
+  { url, smtpUrl, spoolFile: config.spoolFile, recovered: spooled?.recovered.length ?? 0 },
+  `mail sink listening on ${url} (HTTP) and ${smtpUrl} (SMTP)`,
+);
 
 let closing = false;
 async function shutdown(signal: NodeJS.Signals): Promise<void> {
@@ -36,6 +45,7 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
   app.log.info({ signal }, 'closing');
   try {
     await Promise.all([app.close(), smtp?.close()]);
+    await spooled?.spool.close();
     process.exit(0);
   } catch (error) {
     app.log.error({ err: error }, 'close failed');

@@ -4,6 +4,9 @@
 // stock, then opens the gateway: its /api/health answers 200 only once an
 // order would go through. Prints the URLs, writes the state file, and on
 // Ctrl-C or SIGTERM stops everything it started.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startPostgres, type PostgresServer } from '@effectively-once/postgres';
 import { labModeNotice, phaseSummary, readyBanner } from './banner.js';
@@ -41,6 +44,8 @@ const tell = (message: object): void => {
 
 const running: SupervisedProcess[] = [];
 let postgres: PostgresServer | undefined;
+/** This run's mail spool directory, when it is not kept in STACK_DATA_DIR. */
+let mailSpoolDir: string | undefined;
 /** Lab mode only: the supervisor's own lab API. */
 let labControl: LabControlServer | undefined;
 let stopping: Promise<void> | undefined;
@@ -137,6 +142,19 @@ async function startStackProcesses(
   await Promise.all([othersReady, timed('gateway', startProcesses(gateway, bundles))]);
 }
 
+/**
+ * The mail sink's spool lives with the data: in STACK_DATA_DIR, kept like the
+ * databases, or in a directory of this run's, removed with it.
+ */
+async function mailSpoolFile(): Promise<string> {
+  if (config.STACK_DATA_DIR !== undefined) {
+    await mkdir(config.STACK_DATA_DIR, { recursive: true });
+    return path.join(path.resolve(config.STACK_DATA_DIR), 'mail-spool.jsonl');
+  }
+  mailSpoolDir = await mkdtemp(path.join(tmpdir(), 'eo-mail-sink-'));
+  return path.join(mailSpoolDir, 'mail-spool.jsonl');
+}
+
 async function stopAll(exitCode: number): Promise<void> {
   stopping ??= (async () => {
     say('stopping');
@@ -150,6 +168,7 @@ async function stopAll(exitCode: number): Promise<void> {
       await Promise.all(running.filter((p) => p.spec.group === group).map((p) => p.stop()));
     }
     await postgres?.stop();
+    if (mailSpoolDir !== undefined) await rm(mailSpoolDir, { recursive: true, force: true });
     say('stopped');
     process.exit(exitCode);
   })();
@@ -215,6 +234,7 @@ async function main(): Promise<void> {
     inheritedEnv: config.inheritedEnv,
     faults: config.faults,
     console: config.STACK_CONSOLE,
+    mailSpoolFile: await mailSpoolFile(),
   });
   const bundles = await bundling;
   if (bundles !== undefined) {

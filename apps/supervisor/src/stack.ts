@@ -95,6 +95,11 @@ export interface StackInput {
   readonly faults: StackFaults;
   /** STACK_CONSOLE: the flow console runs, and the gateway serves it at `/`. */
   readonly console: boolean;
+  /**
+   * Where the mail sink keeps what it accepted, so a killed sink still shows
+   * every email it answered 250 to; in memory only when absent.
+   */
+  readonly mailSpoolFile?: string;
 }
 
 function labEnv(
@@ -205,7 +210,12 @@ export function defineStack(input: StackInput): ProcessSpec[] {
       name: 'mail-sink',
       group: 'external',
       entry: ENTRIES.mailSink,
-      env: { ...base, PORT: String(ports.mailSink), SMTP_PORT: String(ports.smtp) },
+      env: {
+        ...base,
+        PORT: String(ports.mailSink),
+        SMTP_PORT: String(ports.smtp),
+        ...(input.mailSpoolFile === undefined ? {} : { MAIL_SINK_SPOOL_FILE: input.mailSpoolFile }),
+      },
       readyUrl: `${url(ports.mailSink)}/ready`,
     },
     service({ app: 'order', port: ports.order, databaseUrl: databases.order }),

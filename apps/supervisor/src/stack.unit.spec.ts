@@ -64,6 +64,12 @@ describe('defineStack', () => {
     });
   });
 
+  it('gives the mail sink its spool file when there is one, so what it accepted survives its crash', () => {
+    expect(spec('mail-sink').env['MAIL_SINK_SPOOL_FILE']).toBeUndefined();
+    const spooled = defineStack({ ...defaultInput, mailSpoolFile: '/data/mail-spool.jsonl' });
+    expect(spec('mail-sink', spooled).env['MAIL_SINK_SPOOL_FILE']).toBe('/data/mail-spool.jsonl');
+  });
+
   it('passes inherited variables through and checks readiness on each process’s own port', () => {
     expect(stack.every((p) => p.env['PATH'] === '/usr/bin')).toBe(true);
     expect(spec('order').readyUrl).toBe('http://127.0.0.1:3001/ready');

@@ -1,5 +1,5 @@
 // Plain SMTP on loopback: no TLS, no authentication, nothing relayed. Every
-// message is parsed and handed to `onEmail`; the client gets 250 after that.
+// message is parsed and handed to `onEmail`; the client gets 250 once that resolves.
 import { simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { IncomingEmail } from '../../domain/mailbox.js';
@@ -15,7 +15,8 @@ export interface SmtpReceiver {
 export interface SmtpReceiverOptions {
   host: string;
   port: number;
-  onEmail: (email: IncomingEmail) => void;
+  /** The client gets 250 once this resolves, and a 451 (try again later) if it rejects. */
+  onEmail: (email: IncomingEmail) => unknown;
   /** Larger messages are refused with 552. */
   maxMessageBytes?: number;
 }
@@ -30,9 +31,17 @@ function receive(
   session: SMTPServerSession,
   onEmail: SmtpReceiverOptions['onEmail'],
 ): Promise<void> {
-  return simpleParser(stream).then((parsed) => {
+  return simpleParser(stream).then(async (parsed) => {
     if (stream.sizeExceeded) throw smtpError(552, 'Message exceeds the size limit');
-    onEmail(toIncomingEmail(parsed, session.envelope));
+    try {
+      await onEmail(toIncomingEmail(parsed, session.envelope));
+    } catch (error) {
+      // Not kept, so not accepted: a transient refusal makes the client send it again.
+      throw smtpError(
+        451,
+        `Message not stored: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
   });
 }
 
