@@ -15,6 +15,12 @@ export interface ConsumerFailureDetails {
   sqlState?: string | undefined;
   /** Whole-transaction attempts made before giving up. */
   attempts?: number;
+  /**
+   * Retryable only: hand it back uncounted (settleDelivery), so it is retried
+   * until it succeeds and never parked for it. For a step that settles what
+   * earlier deliveries started and must not be left half-done.
+   */
+  untilSuccess?: boolean;
   cause?: unknown;
 }
 
@@ -25,6 +31,7 @@ export class ConsumerFailure extends Error {
   readonly reason: string;
   readonly sqlState: string | undefined;
   readonly attempts: number;
+  readonly untilSuccess: boolean;
 
   constructor(details: ConsumerFailureDetails) {
     super(`${details.kind} failure: ${details.reason}`, { cause: details.cause });
@@ -32,6 +39,7 @@ export class ConsumerFailure extends Error {
     this.reason = details.reason;
     this.sqlState = details.sqlState;
     this.attempts = details.attempts ?? 1;
+    this.untilSuccess = details.kind === 'retryable' && details.untilSuccess === true;
   }
 }
 
@@ -46,6 +54,16 @@ export function terminalFailure(reason: string, cause?: unknown): ConsumerFailur
 /** Thrown by a unit of work to say "not now, try again later". */
 export function retryableFailure(reason: string, cause?: unknown): ConsumerFailure {
   return new ConsumerFailure({ kind: 'retryable', reason, cause });
+}
+
+/**
+ * Thrown by a unit of work to say "not now, and this one must not be given
+ * up on": the message comes back however many times it failed, because
+ * parking it would leave something half-done that only it settles. Crashes
+ * still count, so a message that kills its process still stops.
+ */
+export function retryUntilSuccessFailure(reason: string, cause?: unknown): ConsumerFailure {
+  return new ConsumerFailure({ kind: 'retryable', reason, cause, untilSuccess: true });
 }
 
 /**

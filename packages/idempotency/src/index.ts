@@ -10,6 +10,7 @@ export {
 export {
   ConsumerFailure,
   retryableFailure,
+  retryUntilSuccessFailure,
   terminalFailure,
   type FailureKind,
 } from './consumer-failure.js';

@@ -93,7 +93,7 @@ export async function settleDelivery<Result>(
       await delivery.nack('park', failure.reason);
       return { action: 'park', failure };
     }
-    const counted = options.retryUntilSuccess !== true;
+    const counted = options.retryUntilSuccess !== true && !failure.untilSuccess;
     const waitFor =
       options.retryAfterMs ?? (counted ? defaultRetryAfterMs : untilSuccessRetryAfterMs);
     const retryAfterMs = waitFor(delivery.retryCount ?? 0);

@@ -3,7 +3,7 @@
 // is proven in process-once.int.spec.ts.
 import { setImmediate as everyPendingCallbackRan } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { retryableFailure, terminalFailure } from './consumer-failure.js';
+import { retryableFailure, retryUntilSuccessFailure, terminalFailure } from './consumer-failure.js';
 import { settleDelivery } from './settle-delivery.js';
 import { recordingDelivery } from './testing/recording-delivery.js';
 
@@ -170,6 +170,20 @@ describe('settleDelivery', () => {
       expect(delivery.settlements).toEqual(['park']);
       expect(delivery.counted).toEqual([undefined]);
     });
+  });
+
+  it('given a failure that must be retried until it succeeds, it is handed back uncounted without the option', async () => {
+    // Given an ordinary consumer (no retryUntilSuccess option)
+    const delivery = recordingDelivery('evt-close-key');
+
+    // When its work fails with a step that settles what earlier deliveries started
+    await settleDelivery(delivery, () =>
+      Promise.reject(retryUntilSuccessFailure('processor down while closing the key')),
+    );
+
+    // Then the retry does not count toward parking
+    expect(delivery.settlements).toEqual(['retry']);
+    expect(delivery.counted).toEqual([false]);
   });
 
   it('given a terminal ConsumerFailure, it is parked with its reason', async () => {

@@ -301,18 +301,33 @@ describe('OrderPaymentRequested', () => {
     ]);
   });
 
-  it('a processor down even for the close on the last delivery: the original failure stands (the request parks)', async () => {
+  it('a processor down before the last delivery: a counted retry, as any transient failure', async () => {
     const { event, recorded } = paymentRequested({ paymentToken: 'tok_approve' });
     const down = unavailableProvider(client, 'connection refused');
 
     const failure = await rejectionOf(
-      handlePaymentRequested(depsWith(down), event, recorded, { retryCount: 1, maxRetryCount: 1 }),
+      handlePaymentRequested(depsWith(down), event, recorded, { retryCount: 0, maxRetryCount: 1 }),
     );
 
-    expect(failure).toMatchObject({ kind: 'retryable' });
+    expect(failure).toMatchObject({ kind: 'retryable', untilSuccess: false });
+  });
+
+  it('a processor down even for the close on the last delivery: retried uncounted (never parked), and settled once the processor answers', async () => {
+    const { event, recorded } = paymentRequested({ paymentToken: 'tok_approve' });
+    const down = unavailableProvider(client, 'connection refused');
+    const lastDelivery = { retryCount: 1, maxRetryCount: 1 };
+
+    const failure = await rejectionOf(
+      handlePaymentRequested(depsWith(down), event, recorded, lastDelivery),
+    );
+
+    expect(failure).toMatchObject({ kind: 'retryable', untilSuccess: true });
     expect(await findAttemptByOrder(db, { orderId: event.data.orderId })).toMatchObject({
       status: 'pending',
     });
+    // The uncounted retry comes back still on the last delivery, and the processor is up again.
+    const result = await handlePaymentRequested(depsWith(client), event, recorded, lastDelivery);
+    expect(result).toMatchObject({ outcome: 'applied', result: 'authorized' });
   });
 
   it('the same request under a new message id: the provider is not asked again and nothing is emitted twice', async () => {

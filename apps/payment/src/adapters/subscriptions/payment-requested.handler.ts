@@ -18,6 +18,7 @@ import {
 import type { RecordedEvent } from '@effectively-once/event-store';
 import {
   ConsumerFailure,
+  retryUntilSuccessFailure,
   terminalFailure,
   type ProcessResult,
 } from '@effectively-once/idempotency';
@@ -81,9 +82,10 @@ export async function handlePaymentRequested(
  * Step 2. A transient failure on the last allowed delivery closes the key
  * instead of parking the request: the provider's own answer under the key
  * (if it has one) wins, and otherwise nothing can be authorized any more. If
- * even the close fails, the original failure stands and the request parks;
- * the order's payment deadline then cancels it, and the cancellation closes
- * the key the same way.
+ * even the close fails (the processor is down), the request is retried
+ * uncounted until the processor answers one or the other: parked, it would
+ * leave a pending attempt that only a cancellation could settle, and a parked
+ * message for an operator although nothing needs one (the soak found it).
  */
 async function askProvider(
   deps: PaymentHandlerDeps,
@@ -100,8 +102,11 @@ async function askProvider(
     }
     try {
       return await deps.provider.closeAuthorizationKey({ paymentAttemptId });
-    } catch {
-      throw error;
+    } catch (closeError) {
+      throw retryUntilSuccessFailure(
+        `${error.reason}; closing the key failed too, retrying until the processor answers`,
+        closeError,
+      );
     }
   }
 }
