@@ -8,12 +8,15 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openFaultProxy, type FaultProxy } from '@effectively-once/fault-proxy';
 import { startPostgres, type PostgresServer } from '@effectively-once/postgres';
 import { labModeNotice, phaseSummary, readyBanner } from './banner.js';
 import { loadSupervisorConfig } from './config.js';
 import { prepareDatabases } from './databases.js';
 import { outcomeForConsole } from './delivery-outcomes.js';
+import { linkRoutes } from './lab-control/links.routes.js';
 import { openLabControl, type LabControlServer } from './lab-control/server.js';
+import { labLinkPlan, stackLinks } from './lab-links.js';
 import { formatLogLine } from './log-lines.js';
 import { choosePorts } from './ports.js';
 import { buildProcessBundles, processCommand, type ProcessBundles } from './process-bundles.js';
@@ -48,6 +51,8 @@ let postgres: PostgresServer | undefined;
 let mailSpoolDir: string | undefined;
 /** Lab mode only: the supervisor's own lab API. */
 let labControl: LabControlServer | undefined;
+/** Lab mode only: the links between the services and what they talk to. */
+let proxy: FaultProxy | undefined;
 let stopping: Promise<void> | undefined;
 /** Set once the state file is being written: stopping waits for it, then removes the file. */
 let stateWrite: Promise<void> | undefined;
@@ -167,6 +172,8 @@ async function stopAll(exitCode: number): Promise<void> {
     for (const group of [...GROUPS].reverse()) {
       await Promise.all(running.filter((p) => p.spec.group === group).map((p) => p.stop()));
     }
+    // After the processes: a link closed under a stopping service would look like a fault.
+    await proxy?.close();
     await postgres?.stop();
     if (mailSpoolDir !== undefined) await rm(mailSpoolDir, { recursive: true, force: true });
     say('stopped');
@@ -216,12 +223,16 @@ async function main(): Promise<void> {
     console: config.STACK_CONSOLE,
   });
   if (config.faults.enabled && ports.labControl !== undefined) {
+    proxy = await openFaultProxy({
+      listenHost: config.HOST,
+      links: labLinkPlan({ host: config.HOST, ports, databases }),
+    });
     labControl = await openLabControl({
       host: config.HOST,
       port: ports.labControl,
       token: config.faults.token,
       // Each topic of the lab API is one module in ./lab-control (see server.ts).
-      routes: [],
+      routes: [linkRoutes(proxy)],
       onServerError: say,
     });
   }
@@ -235,6 +246,7 @@ async function main(): Promise<void> {
     faults: config.faults,
     console: config.STACK_CONSOLE,
     mailSpoolFile: await mailSpoolFile(),
+    ...(proxy === undefined ? {} : { links: stackLinks(proxy.links()) }),
   });
   const bundles = await bundling;
   if (bundles !== undefined) {

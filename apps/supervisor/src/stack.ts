@@ -2,6 +2,15 @@
 // gets. Pure: the ports and database URLs come in, process specs go out, so
 // the wiring is unit-tested without starting anything.
 import type { StackFaults, StackPorts } from '@effectively-once/contracts';
+import {
+  linkAt,
+  PAYMENT_PROVIDER_LINK,
+  postgresLink,
+  SMTP_LINK,
+  throughLink,
+  type LinkedService,
+  type StackLinks,
+} from './lab-links.js';
 import { stackTarget } from './stack-target.js';
 
 export type { StackPorts } from '@effectively-once/contracts';
@@ -96,6 +105,12 @@ export interface StackInput {
   /** STACK_CONSOLE: the flow console runs, and the gateway serves it at `/`. */
   readonly console: boolean;
   /**
+   * Lab mode: the fault proxy's links (lab-links.ts). Given, each saga service
+   * reaches PostgreSQL, payment the card processor and notification the SMTP
+   * sink through its link; absent, everything connects directly.
+   */
+  readonly links?: StackLinks;
+  /**
    * Where the mail sink keeps what it accepted, so a killed sink still shows
    * every email it answered 250 to; in memory only when absent.
    */
@@ -154,11 +169,21 @@ export function defineStack(input: StackInput): ProcessSpec[] {
   const { host, ports, databases } = input;
   const url = (port: number): string => `http://${host}:${String(port)}`;
   const base = { ...input.inheritedEnv, HOST: host, LOG_LEVEL: input.logLevel };
+  const { links } = input;
+  /** `target`, or the same URL through link `name` when the links are open. */
+  const via = (name: string, target: string): string =>
+    links === undefined ? target : throughLink(target, linkAt(links, name));
+  const smtp = links === undefined ? { host, port: ports.smtp } : linkAt(links, SMTP_LINK);
+  const provider =
+    links === undefined
+      ? { host, port: ports.paymentProvider }
+      : linkAt(links, PAYMENT_PROVIDER_LINK);
+  const providerUrl = `http://${provider.host}:${String(provider.port)}`;
   const service = (options: {
     /** The app it runs. */
     app: 'order' | 'inventory' | 'payment' | 'notification';
     /** The process's name, when that is not its app's (inventory-2 runs inventory). */
-    name?: string;
+    name?: LinkedService;
     port: number;
     databaseUrl: string;
     extra?: Readonly<Record<string, string>>;
@@ -169,8 +194,11 @@ export function defineStack(input: StackInput): ProcessSpec[] {
     env: {
       ...base,
       PORT: String(options.port),
-      DATABASE_URL: options.databaseUrl,
-      EVENT_STORE_DATABASE_URL: databases.eventStore,
+      DATABASE_URL: via(postgresLink(options.name ?? options.app), options.databaseUrl),
+      EVENT_STORE_DATABASE_URL: via(
+        postgresLink(options.name ?? options.app),
+        databases.eventStore,
+      ),
       ...labEnv(input.faults, input.inheritedEnv),
       ...options.extra,
     },
@@ -225,13 +253,13 @@ export function defineStack(input: StackInput): ProcessSpec[] {
       app: 'payment',
       port: ports.payment,
       databaseUrl: databases.payment,
-      extra: { PAYMENT_PROVIDER_URL: url(ports.paymentProvider) },
+      extra: { PAYMENT_PROVIDER_URL: providerUrl },
     }),
     service({
       app: 'notification',
       port: ports.notification,
       databaseUrl: databases.notification,
-      extra: { SMTP_HOST: host, SMTP_PORT: String(ports.smtp) },
+      extra: { SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port) },
     }),
     // Before the gateway, in the same group: the gateway forwards `/` to it.
     ...consoleProcess(input, base),

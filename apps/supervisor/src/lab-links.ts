@@ -1,0 +1,101 @@
+// Lab mode's network: which links the fault proxy opens, and how a process's
+// addresses are rewritten to go through them. Pure, like stack.ts: main.ts
+// opens the links and hands their addresses to defineStack.
+import type { StackPorts } from '@effectively-once/contracts';
+import type { DatabaseUrls } from './stack.js';
+
+export interface Endpoint {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** The processes whose PostgreSQL connections go through a link of their own. */
+export const LINKED_SERVICES = [
+  'order',
+  'inventory',
+  'inventory-2',
+  'payment',
+  'notification',
+] as const;
+export type LinkedService = (typeof LINKED_SERVICES)[number];
+
+/** `order-postgres`: the link between the order process and PostgreSQL (its database and the event store). */
+export function postgresLink(service: LinkedService): string {
+  return `${service}-postgres`;
+}
+
+/** payment → the card processor. */
+export const PAYMENT_PROVIDER_LINK = 'payment-provider';
+/** notification → the SMTP sink. */
+export const SMTP_LINK = 'smtp';
+
+/** Each link's address, by name, as the proxy opened them. */
+export type StackLinks = Readonly<Record<string, Endpoint>>;
+
+const POSTGRES_DEFAULT_PORT = 5432;
+
+function endpointOf(url: string, defaultPort: number): Endpoint {
+  const parsed = new URL(url);
+  return { host: parsed.hostname, port: parsed.port === '' ? defaultPort : Number(parsed.port) };
+}
+
+/**
+ * The links lab mode opens: one per saga-service process to PostgreSQL, one
+ * from payment to the card processor, one from notification to the SMTP sink.
+ *
+ * @example
+ * labLinkPlan({ host: '127.0.0.1', ports, databases }).map((link) => link.name);
+ * // ['order-postgres', 'inventory-postgres', 'inventory-2-postgres', 'payment-postgres', 'notification-postgres', 'payment-provider', 'smtp']
+ */
+export function labLinkPlan(input: {
+  host: string;
+  ports: StackPorts;
+  databases: DatabaseUrls;
+}): { name: string; upstream: Endpoint }[] {
+  const postgres = endpointOf(input.databases.eventStore, POSTGRES_DEFAULT_PORT);
+  for (const url of Object.values(input.databases)) {
+    const server = endpointOf(url, POSTGRES_DEFAULT_PORT);
+    if (server.host !== postgres.host || server.port !== postgres.port) {
+      throw new Error('Lab links expect every database of the stack on one PostgreSQL server.');
+    }
+  }
+  return [
+    ...LINKED_SERVICES.map((service) => ({ name: postgresLink(service), upstream: postgres })),
+    {
+      name: PAYMENT_PROVIDER_LINK,
+      upstream: { host: input.host, port: input.ports.paymentProvider },
+    },
+    { name: SMTP_LINK, upstream: { host: input.host, port: input.ports.smtp } },
+  ];
+}
+
+/**
+ * The same URL with its host and port replaced by a link's.
+ *
+ * @example
+ * throughLink('postgres://pg@127.0.0.1:5432/eo_order', { host: '127.0.0.1', port: 40123 });
+ * // 'postgres://pg@127.0.0.1:40123/eo_order'
+ */
+export function throughLink(url: string, link: Endpoint): string {
+  const parsed = new URL(url);
+  parsed.hostname = link.host;
+  parsed.port = String(link.port);
+  return parsed.toString();
+}
+
+/** A link's address by name; a missing one is a wiring bug, not a fallback to the direct address. */
+export function linkAt(links: StackLinks, name: string): Endpoint {
+  const link = links[name];
+  if (link === undefined) throw new Error(`No lab link named ${name}: open the links first.`);
+  return link;
+}
+
+/**
+ * The links' addresses by name, from what the proxy reports.
+ *
+ * @example
+ * const links = stackLinks(proxy.links()); // { 'order-postgres': { host: '127.0.0.1', port: 40123 }, ... }
+ */
+export function stackLinks(opened: readonly { name: string; listen: Endpoint }[]): StackLinks {
+  return Object.fromEntries(opened.map((link) => [link.name, link.listen]));
+}
