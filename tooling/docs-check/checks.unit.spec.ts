@@ -6,7 +6,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkMatrix, checkPnpmCommands } from './contract-checks.js';
-import { checkBacktickedPaths, checkLinks, checkNamedSymbols } from './reference-checks.js';
+import {
+  checkBacktickedPaths,
+  checkFileNames,
+  checkLinks,
+  checkNamedSymbols,
+} from './reference-checks.js';
 import { Repository, listPages, type Failure } from './repository.js';
 
 const FILES: Record<string, string> = {
@@ -28,6 +33,7 @@ const FILES: Record<string, string> = {
     ');',
   ].join('\n'),
   'packages/x/README.md': '# x\n',
+  'e2e/.logs/hidden.ts': '',
   'packages/x/src/thing.ts': 'export function realThing() {\n  return 1;\n}\n',
   'docs/saga.md': [
     '# Saga',
@@ -57,6 +63,7 @@ const FILES: Record<string, string> = {
     '```text',
     'pnpm not-a-command-in-output',
     '```',
+    '`thing.ts`, `README.md`, `vanished.int.spec.ts`, `app.js`, `hidden.ts` (only under e2e/.logs/)',
   ].join('\n'),
 };
 
@@ -85,6 +92,13 @@ describe('the docs checks, on a repository with known mistakes', () => {
       'docs/page.md:2 `packages/x/src/gone.ts`: no such file or folder',
       'docs/page.md:3 `packages/x/src/thing.ts:3-9`: packages/x/src/thing.ts has 4 lines; the reference points at line 3-9',
       'docs/page.md:11 `packages/x/src/absent.int.spec.ts`: no such file or folder',
+    ]);
+  });
+
+  it('given file names without a folder, reports the source files no folder holds (ignored ones do not count), and skips .js and .json', () => {
+    expect(lines(checkFileNames(repo, page))).toEqual([
+      'docs/page.md:16 `vanished.int.spec.ts`: no file of that name in the repository',
+      'docs/page.md:16 `hidden.ts`: no file of that name in the repository',
     ]);
   });
 

@@ -5,7 +5,12 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkMatrix, checkPnpmCommands } from './contract-checks.js';
-import { checkBacktickedPaths, checkLinks, checkNamedSymbols } from './reference-checks.js';
+import {
+  checkBacktickedPaths,
+  checkFileNames,
+  checkLinks,
+  checkNamedSymbols,
+} from './reference-checks.js';
 import { Repository, listPages, type Failure, type Page } from './repository.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -29,6 +34,10 @@ describe('the docs', () => {
 
   it('name only repository paths and file:line references that exist', () => {
     expect(everyPage(checkBacktickedPaths)).toBe('');
+  });
+
+  it('name only source files that exist somewhere, when they give no folder', () => {
+    expect(everyPage(checkFileNames)).toBe('');
   });
 
   it('link only to files and #anchors that exist', () => {

@@ -83,6 +83,23 @@ export function checkBacktickedPaths(repo: Repository, page: Page): Failure[] {
   return failures;
 }
 
+// Source files only: `.js` and `.json` names in the docs are mostly built bundles and runtime
+// state (`app.js`, `owner.json`), which no checkout holds.
+const SOURCE_FILE_NAME = /^[\w.-]+\.(?:ts|tsx|mts|mjs|cjs|sql|md)$/;
+
+/** A backticked file name without its folder (`claim-races.int.spec.ts`) names some file of the repository. */
+export function checkFileNames(repo: Repository, page: Page): Failure[] {
+  return page.markdown.lines.flatMap((line) =>
+    line.codeSpans
+      .filter((span) => SOURCE_FILE_NAME.test(span.text) && !repo.fileNames().has(span.text))
+      .map((span) => ({
+        file: page.file,
+        line: line.number,
+        message: `\`${span.text}\`: no file of that name in the repository`,
+      })),
+  );
+}
+
 /** Where a relative link points, as a repository path, or undefined when it leaves the repository. */
 export function resolveLink(pageFile: string, target: string): string | undefined {
   const decoded = decodeURIComponent(target);

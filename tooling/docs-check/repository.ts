@@ -73,6 +73,25 @@ export class Repository {
     return text;
   }
 
+  private names: ReadonlySet<string> | undefined;
+
+  /** The name (no folder) of every file in the repository outside node_modules and ignored paths. */
+  fileNames(): ReadonlySet<string> {
+    if (this.names !== undefined) return this.names;
+    const names = new Set<string>();
+    const walk = (folder: string): void => {
+      for (const entry of readdirSync(path.join(this.root, folder), { withFileTypes: true })) {
+        const file = folder === '' ? entry.name : `${folder}/${entry.name}`;
+        if (['node_modules', '.git'].includes(entry.name) || this.isIgnored(file)) continue;
+        if (entry.isDirectory()) walk(file);
+        else names.add(entry.name);
+      }
+    };
+    walk('');
+    this.names = names;
+    return names;
+  }
+
   /** The files directly inside a folder, as repository paths. */
   list(folder: string): string[] {
     return readdirSync(path.join(this.root, folder)).map((name) => `${folder}/${name}`);
