@@ -44,7 +44,10 @@ function explain(run: ScenarioRun): string {
 
 describe('failure scenarios: every invariant holds', () => {
   // A scenario with settings of its own runs on its own stack (own-stack-scenarios.e2e.spec.ts).
-  for (const scenario of SCENARIOS.filter((candidate) => candidate.stackEnv === undefined)) {
+  // One that takes infrastructure away runs in infrastructure-faults.e2e.spec.ts.
+  for (const scenario of SCENARIOS.filter(
+    (candidate) => candidate.stackEnv === undefined && candidate.infrastructure !== true,
+  )) {
     it(scenario.name, { timeout: 300_000 }, async () => {
       const run = await runScenario(lab, scenario, undefined, DEFAULT_RUN_OPTIONS);
       expect(run.error, explain(run)).toBeUndefined();

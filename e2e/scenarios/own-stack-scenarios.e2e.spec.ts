@@ -18,7 +18,9 @@ function explain(run: ScenarioRun): string {
 }
 
 describe('failure scenarios on a stack of their own: every invariant holds', () => {
-  for (const scenario of SCENARIOS.filter((candidate) => candidate.stackEnv !== undefined)) {
+  for (const scenario of SCENARIOS.filter(
+    (candidate) => candidate.stackEnv !== undefined && candidate.infrastructure !== true,
+  )) {
     it(scenario.name, { timeout: 300_000 }, async () => {
       const token = randomBytes(16).toString('hex');
       const running = await startStack({

@@ -7,7 +7,7 @@ import type { EventStore } from '@effectively-once/event-store';
 import type { JournalEntry } from '@effectively-once/fault-injection';
 import type { Mistake } from '@effectively-once/service-kit';
 import type { InvariantName } from './verdict.js';
-import type { ApiClient } from './clients/api-client.js';
+import type { ApiClient, PlaceOrderInput } from './clients/api-client.js';
 import type { LabClient } from './clients/lab-client.js';
 import type { LabStack } from './stack/lab-stack.js';
 
@@ -18,7 +18,7 @@ export interface ScenarioContext {
   /** A SKU nobody else uses, restocked with `quantity`: scenarios never share stock. */
   freshSku(quantity: number): Promise<string>;
   /** Places an order of one line and adds it to the scenario's scope. */
-  placeOrder(input: { sku: string; quantity: number; paymentToken?: string }): Promise<string>;
+  placeOrder(input: PlaceOrderInput): Promise<string>;
   /** Polls the order through the API until its status is one of `statuses`. */
   waitForOrder(orderId: string, statuses: readonly string[], timeoutMs?: number): Promise<void>;
   /** Waits for a journal entry (written since the scenario began) that `match` accepts. */
@@ -52,6 +52,13 @@ export interface Scenario {
    * <name>`); on any other lab stack it runs too, only slower.
    */
   readonly stackEnv?: Readonly<Record<string, string>>;
+  /**
+   * Takes infrastructure away under the whole stack (PostgreSQL sessions or
+   * the server itself, a process the supervisor runs) for seconds to a
+   * minute: never run among the other scenarios on a shared stack. Its e2e
+   * run starts a stack of its own (e2e/scenarios/infrastructure-faults.e2e.spec.ts).
+   */
+  readonly infrastructure?: true;
   run(context: ScenarioContext): Promise<void>;
 }
 

@@ -17,6 +17,8 @@ export interface PlaceOrderInput {
   sku: string;
   quantity: number;
   paymentToken?: string;
+  /** The key to place it under; a fresh one unless given (a client retrying an answer it lost). */
+  idempotencyKey?: string;
 }
 
 /** One restock as a client sends it, with the key it chose and how long it will wait. */
@@ -40,7 +42,7 @@ export function apiClient(gatewayUrl: string, adminToken: string) {
     placeOrder: (input: PlaceOrderInput) =>
       callJson(OrderResource, url('/orders'), {
         method: 'POST',
-        headers: { 'idempotency-key': randomUUID() },
+        headers: { 'idempotency-key': input.idempotencyKey ?? randomUUID() },
         json: {
           customerEmail: 'lab@example.com',
           items: [{ sku: input.sku, quantity: input.quantity }],

@@ -29,6 +29,8 @@ import { slowSmtp } from './slow-smtp.js';
 import { providerTimeout } from './provider-timeout.js';
 import { unknownToken } from './unknown-token.js';
 import { DEMAND, RESERVATION } from './support.js';
+import { backendTerminated } from './infrastructure/backend-terminated.js';
+import { lowDbTimeouts } from './infrastructure/low-db-timeouts.js';
 
 export const SCENARIOS: readonly Scenario[] = [
   crashBeforeAck,
@@ -59,6 +61,8 @@ export const SCENARIOS: readonly Scenario[] = [
   restockRetry,
   deadlineAfterCrash,
   providerOutageDeadline,
+  backendTerminated,
+  lowDbTimeouts,
 ];
 
 const onDemand = [
