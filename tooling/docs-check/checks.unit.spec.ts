@@ -64,6 +64,7 @@ const FILES: Record<string, string> = {
     'pnpm not-a-command-in-output',
     '```',
     '`thing.ts`, `README.md`, `vanished.int.spec.ts`, `app.js`, `hidden.ts` (only under e2e/.logs/)',
+    '`realThing` in `thing.ts`, and `phantomThing` in `thing.ts`',
   ].join('\n'),
 };
 
@@ -115,6 +116,7 @@ describe('the docs checks, on a repository with known mistakes', () => {
     expect(lines(checkNamedSymbols(repo, page))).toEqual([
       'docs/page.md:6 `ghostThing` does not occur in packages/x/src/thing.ts, which the page names as its place',
       'docs/page.md:7 `lostThing` does not occur in packages/x/src/thing.ts, which the page names as its place',
+      'docs/page.md:17 `phantomThing` does not occur in packages/x/src/thing.ts, which the page names as its place',
     ]);
   });
 

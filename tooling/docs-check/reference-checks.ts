@@ -91,7 +91,7 @@ const SOURCE_FILE_NAME = /^[\w.-]+\.(?:ts|tsx|mts|mjs|cjs|sql|md)$/;
 export function checkFileNames(repo: Repository, page: Page): Failure[] {
   return page.markdown.lines.flatMap((line) =>
     line.codeSpans
-      .filter((span) => SOURCE_FILE_NAME.test(span.text) && !repo.fileNames().has(span.text))
+      .filter((span) => SOURCE_FILE_NAME.test(span.text) && !repo.filesByName().has(span.text))
       .map((span) => ({
         file: page.file,
         line: line.number,
@@ -148,15 +148,20 @@ export function checkLinks(repo: Repository, page: Page): Failure[] {
 
 export interface NamedSymbol {
   readonly name: string;
-  readonly file: string;
+  /** Where the page says it is: one path, or every file of a name given without its folder. */
+  readonly files: readonly string[];
   readonly line: number;
 }
 
+const isSourceFile = (repo: Repository) => (file: string) =>
+  CODE_FILE.test(file) && repo.isFile(file);
+
 /**
  * A backticked identifier followed by the file it lives in, as
- * "`createTestDatabase` ([`test-database.ts`](../…/test-database.ts))" or
- * "`runConsumerProcess` in `packages/…/run-consumer-process.ts`". Only source
- * files count; a name next to a folder or a page is not looked up.
+ * "`createTestDatabase` ([`test-database.ts`](../…/test-database.ts))",
+ * "`runConsumerProcess` in `packages/…/run-consumer-process.ts`" or
+ * "`runWithTransactionRetry` in `transaction-retry.ts`". Only source files
+ * count; a name next to a folder or a page is not looked up.
  */
 export function namedSymbols(repo: Repository, page: Page): NamedSymbol[] {
   const found: NamedSymbol[] = [];
@@ -166,9 +171,10 @@ export function namedSymbols(repo: Repository, page: Page): NamedSymbol[] {
       if (name === undefined) return;
       const between = /^\s*\(?\s*(?:in\s+|from\s+)?/.exec(line.text.slice(span.end))?.[0] ?? '';
       const at = span.end + between.length;
-      const file = fileAt(repo, page, line.number, at, line.codeSpans[index + 1]);
-      if (file === undefined || !CODE_FILE.test(file) || !repo.isFile(file)) return;
-      found.push({ name, file, line: line.number });
+      const files = filesAt(repo, page, line.number, at, line.codeSpans[index + 1]).filter(
+        isSourceFile(repo),
+      );
+      if (files.length > 0) found.push({ name, files, line: line.number });
     });
   }
   // "[`processOnce`](../packages/idempotency/src/process-once.ts)": the name is the link's text.
@@ -177,41 +183,42 @@ export function namedSymbols(repo: Repository, page: Page): NamedSymbol[] {
     const symbol = name === undefined ? undefined : IDENTIFIER.exec(name)?.[1];
     if (symbol === undefined || EXTERNAL.test(link.target)) continue;
     const file = resolveLink(page.file, link.target.split('#')[0] ?? '');
-    if (file === undefined || !CODE_FILE.test(file) || !repo.isFile(file)) continue;
-    found.push({ name: symbol, file, line: link.line });
+    if (file === undefined || !isSourceFile(repo)(file)) continue;
+    found.push({ name: symbol, files: [file], line: link.line });
   }
-  return found;
+  return found.sort((a, b) => a.line - b.line);
 }
 
-/** Each named symbol must occur in its file as a whole word. */
+/** Each named symbol must occur as a whole word in its file (in one of them, for a bare name). */
 export function checkNamedSymbols(repo: Repository, page: Page): Failure[] {
   return namedSymbols(repo, page)
-    .filter(({ name, file }) => {
+    .filter(({ name, files }) => {
       const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
-      return !word.test(repo.read(file));
+      return !files.some((file) => word.test(repo.read(file)));
     })
-    .map(({ name, file, line }) => ({
+    .map(({ name, files, line }) => ({
       file: page.file,
       line,
-      message: `\`${name}\` does not occur in ${file}, which the page names as its place`,
+      message: `\`${name}\` does not occur in ${files.join(' or ')}, which the page names as its place`,
     }));
 }
 
-/** The file named at offset `at` of a line: by a link starting there, or a backticked path. */
-function fileAt(
+/** The files named at offset `at` of a line: by a link starting there, or a backticked path or file name. */
+function filesAt(
   repo: Repository,
   page: Page,
   lineNumber: number,
   at: number,
   nextSpan: { text: string; start: number } | undefined,
-): string | undefined {
+): readonly string[] {
   const link = page.markdown.links.find((l) => l.line === lineNumber && l.start === at);
   if (link !== undefined) {
-    if (EXTERNAL.test(link.target)) return undefined;
-    return resolveLink(page.file, link.target.split('#')[0] ?? '');
+    if (EXTERNAL.test(link.target)) return [];
+    const file = resolveLink(page.file, link.target.split('#')[0] ?? '');
+    return file === undefined ? [] : [file];
   }
-  if (nextSpan?.start === at) {
-    return repositoryPathIn(repo, nextSpan.text)?.file;
-  }
-  return undefined;
+  if (nextSpan?.start !== at) return [];
+  const named = repositoryPathIn(repo, nextSpan.text)?.file;
+  if (named !== undefined) return [named];
+  return SOURCE_FILE_NAME.test(nextSpan.text) ? (repo.filesByName().get(nextSpan.text) ?? []) : [];
 }

@@ -73,23 +73,23 @@ export class Repository {
     return text;
   }
 
-  private names: ReadonlySet<string> | undefined;
+  private byName: ReadonlyMap<string, readonly string[]> | undefined;
 
-  /** The name (no folder) of every file in the repository outside node_modules and ignored paths. */
-  fileNames(): ReadonlySet<string> {
-    if (this.names !== undefined) return this.names;
-    const names = new Set<string>();
+  /** Every file of the repository outside node_modules and ignored paths, by its name (no folder). */
+  filesByName(): ReadonlyMap<string, readonly string[]> {
+    if (this.byName !== undefined) return this.byName;
+    const byName = new Map<string, string[]>();
     const walk = (folder: string): void => {
       for (const entry of readdirSync(path.join(this.root, folder), { withFileTypes: true })) {
         const file = folder === '' ? entry.name : `${folder}/${entry.name}`;
         if (['node_modules', '.git'].includes(entry.name) || this.isIgnored(file)) continue;
         if (entry.isDirectory()) walk(file);
-        else names.add(entry.name);
+        else byName.set(entry.name, [...(byName.get(entry.name) ?? []), file]);
       }
     };
     walk('');
-    this.names = names;
-    return names;
+    this.byName = byName;
+    return byName;
   }
 
   /** The files directly inside a folder, as repository paths. */
