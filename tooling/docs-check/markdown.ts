@@ -34,7 +34,7 @@ export interface Fence {
 
 export interface ScannedLine {
   readonly number: number;
-  /** The line with its code spans and their contents, for finding links outside them. */
+  /** The line as written. */
   readonly text: string;
   readonly codeSpans: readonly CodeSpan[];
 }
@@ -99,13 +99,10 @@ export function scanMarkdown(source: string): ScannedMarkdown {
     const outsideCode = text.replace(CODE_SPAN, (span) => ' '.repeat(span.length));
     lines.push({ number, text, codeSpans });
     for (const match of outsideCode.matchAll(INLINE_LINK)) {
-      // The text as written: the spans inside it were blanked in outsideCode.
-      const written = text.slice(match.index, match.index + match[0].length);
+      // The link's text as written: outsideCode has its code spans blanked, at the same offsets.
+      const textStart = match.index + match[0].indexOf('[') + 1;
       links.push({
-        text: written.slice(
-          written.indexOf('[') + 1,
-          (match[1] ?? '').length + written.indexOf('[') + 1,
-        ),
+        text: text.slice(textStart, textStart + (match[1] ?? '').length),
         target: match[2] ?? '',
         line: number,
         start: match.index,
