@@ -3,10 +3,11 @@
 // audits and the result. The CLI (main.ts) and the short version in the e2e
 // tests both call this.
 import { randomBytes } from 'node:crypto';
-import { auditInvariants, auditTargetOf } from '@effectively-once/invariants';
-import { StuckOrderList } from '@effectively-once/contracts';
+import { auditInvariants, auditTargetOf, type AuditTarget } from '@effectively-once/invariants';
+import { STREAM_PREFIX, StuckOrderList } from '@effectively-once/contracts';
 import { auditAcknowledgements } from './audit/lost-acknowledgements.js';
 import { drainOrders } from './audit/order-ends.js';
+import { replaySupersededParked } from './audit/superseded-parked.js';
 import type { FaultInjector, FaultRecord } from './faults/fault.js';
 import {
   cancelOrder,
@@ -103,6 +104,26 @@ async function stuckOrders(stack: SoakStack, orderIds: ReadonlySet<string>) {
 }
 
 /**
+ * The last emails and captures may still be on their way when the last order
+ * ends: audits until no check is pending, or returns the last report at the
+ * deadline (its pending checks then fail the soak).
+ */
+async function auditWhenSettled(
+  target: AuditTarget,
+  orderIds: readonly string[],
+  timeoutMs = 60_000,
+) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const report = await auditInvariants(target, { scope: { orderIds } });
+    if (report.checks.every((check) => check.status !== 'pending') || Date.now() > deadline) {
+      return report;
+    }
+    await pause(1_000);
+  }
+}
+
+/**
  * @example
  * const result = await runSoak({ seed: 1, orders: 150, ratePerSecond: 5, faultEveryMs: 2_000, profile: 'short', injectors, drainTimeoutMs: 300_000, repoRoot, env: process.env, log: console.log });
  */
@@ -188,7 +209,19 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       onProgress: (ended, total) => log(`drain: ${String(ended)} of ${String(total)} ended`),
     });
     log(`drain ${drain.drained ? 'complete' : 'INCOMPLETE'} after ${String(drain.drainMs)} ms`);
-    const audit = await auditInvariants(auditTargetOf(stack.target), { scope: { orderIds } });
+    const streams = new Set(
+      orderIds.flatMap((orderId) =>
+        Object.values(STREAM_PREFIX).map((prefix) => `${prefix}${orderId}`),
+      ),
+    );
+    const replayed = await replaySupersededParked(stack.target, streams).catch((error: unknown) => {
+      log(
+        `replaying superseded parked messages failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return [];
+    });
+    if (replayed.length > 0) log(`replayed ${String(replayed.length)} superseded parked messages`);
+    const audit = await auditWhenSettled(auditTargetOf(stack.target), orderIds);
     const acknowledgements = await auditAcknowledgements(stack.target, orderIds);
     const stuck = await stuckOrders(stack, new Set(orderIds));
 
@@ -265,6 +298,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         ),
         uncheckedGroups: acknowledgements.uncheckedGroups,
       },
+      replayedSuperseded: replayed.map(
+        (message) =>
+          `${message.consumer} ${message.type} of ${message.streamName} (parked: ${message.reason ?? 'no reason'}; superseded by ${message.supersededBy})`,
+      ),
       stuck: stuck.map(
         (order) =>
           `${order.orderId} ${String(order.status)}: ${order.reasons.map((reason) => reason.kind).join(', ')}`,

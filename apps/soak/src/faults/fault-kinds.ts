@@ -1,6 +1,7 @@
 // Every fault the soak schedules, in one list: add an injector here and the
 // planner schedules it at least once in every soak.
 import type { FaultInjector } from './fault.js';
+import { networkFaults, postgresRestart, providerDown, smtpDown } from './lab-control.js';
 import { sigkillDuringRestart, sigkillOf, sigkillRelayHolder } from './sigkill.js';
 import { terminateBackends } from './terminate-backends.js';
 
@@ -23,5 +24,9 @@ export function faultInjectors(): FaultInjector[] {
     sigkillRelayHolder,
     sigkillDuringRestart,
     terminateBackends,
+    ...networkFaults,
+    postgresRestart,
+    providerDown,
+    smtpDown,
   ];
 }

@@ -11,11 +11,22 @@ import type { SoakStack } from '../stack/soak-stack.js';
 const RESTART_WAIT_MS = 60_000;
 const SERVICES = ['order', 'inventory', 'inventory-2', 'payment', 'notification'] as const;
 
-function kill(stack: SoakStack, name: string): number {
-  const pid = stack.pidOf(name);
-  if (pid === undefined) throw new Error(`${name} is not running: nothing to kill.`);
-  process.kill(pid, 'SIGKILL');
-  return pid;
+/**
+ * SIGKILLs the named process's current run. One that is down (another fault
+ * stopped it, or it is between a crash and its restart) is waited for: the
+ * schedule's faults overlap, and killing nothing would prove nothing.
+ */
+async function kill(stack: SoakStack, name: string): Promise<number> {
+  const deadline = Date.now() + RESTART_WAIT_MS + 60_000;
+  for (;;) {
+    const pid = stack.pidOf(name);
+    if (pid !== undefined) {
+      process.kill(pid, 'SIGKILL');
+      return pid;
+    }
+    if (Date.now() > deadline) throw new Error(`${name} did not run for two minutes: nothing to kill.`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** One kind per process: each is killed at least once in every soak. */
@@ -26,7 +37,7 @@ export function sigkillOf(name: string): FaultInjector {
     unavailableBecause: (stack) =>
       stack.processNames.includes(name) ? undefined : `the stack runs no ${name}`,
     inject: async ({ stack }) => {
-      const pid = kill(stack, name);
+      const pid = await kill(stack, name);
       const next = await stack.waitForStart(name, pid, RESTART_WAIT_MS);
       return `killed ${name} (pid ${String(pid)}); restarted as pid ${String(next)}`;
     },
@@ -79,7 +90,7 @@ export const sigkillRelayHolder: FaultInjector = {
     });
     if (owners.length === 0) throw new Error('No relay held its lock: nothing to kill.');
     const { owner, database } = pick(seededRandom(seed ^ fault.index), owners);
-    const pid = kill(stack, owner);
+    const pid = await kill(stack, owner);
     const next = await stack.waitForStart(owner, pid, RESTART_WAIT_MS);
     return `killed ${owner} (pid ${String(pid)}) holding the relay lock of ${database}; restarted as pid ${String(next)}`;
   },
@@ -92,7 +103,7 @@ export const sigkillDuringRestart: FaultInjector = {
   unavailableBecause: () => undefined,
   inject: async ({ stack, seed }, fault) => {
     const name = pick(seededRandom(seed ^ fault.index), SERVICES);
-    const first = kill(stack, name);
+    const first = await kill(stack, name);
     const second = await stack.waitForStart(name, first, RESTART_WAIT_MS);
     process.kill(second, 'SIGKILL');
     const third = await stack.waitForStart(name, second, RESTART_WAIT_MS);

@@ -53,6 +53,11 @@ export interface SoakResult {
     readonly lost: readonly string[];
     readonly uncheckedGroups: readonly string[];
   };
+  /**
+   * Parked, then passed by their order's cancellation, which settled what
+   * they had started; replayed after the drain as an operator would, with no effect.
+   */
+  readonly replayedSuperseded: readonly string[];
   readonly stuck: readonly string[];
   /** Process exits the supervisor saw (each SIGKILL, and any crash it caused). */
   readonly restarts: number;
@@ -161,6 +166,14 @@ export function formatSoakReport(result: SoakResult, machine: string): string {
     `| acknowledged messages have their marker | ${result.acknowledgements.lost.length === 0 ? 'held' : 'broken'}: ${String(result.acknowledgements.acknowledged)} acknowledged deliveries, ${String(result.acknowledgements.lost.length)} without a marker |`,
     `| orders stuck (GET /api/admin/stuck) | ${String(result.stuck.length)} |`,
   ];
+  if (result.replayedSuperseded.length > 0) {
+    lines.push(
+      '',
+      `Parked, then superseded by their order's cancellation and replayed after the drain (the audit above ran after the replay, so a replay that had an effect would show):`,
+      '',
+      ...result.replayedSuperseded.map((message) => `- ${message}`),
+    );
+  }
   if (failures.length > 0)
     lines.push('', 'Failures:', '', ...failures.map((failure) => `- ${failure}`));
   return `${lines.join('\n')}\n`;

@@ -38,6 +38,7 @@ const green: SoakResult = {
     { name: 'orders-terminal', status: 'held', summary: '3 of 3 orders', violations: [] },
   ],
   acknowledgements: { acknowledged: 30, lost: [], uncheckedGroups: [] },
+  replayedSuperseded: [],
   stuck: [],
   restarts: 1,
   stackLog: '/tmp/stack.log',
