@@ -1,6 +1,7 @@
 // The SMTP adapter against real servers: what the email carries, that a
-// pooled connection the server dropped is replaced, and that a server that
-// does not answer in time is a retryable failure, not a hang.
+// pooled connection the server dropped is replaced, that a server that does
+// not answer in time is retried until it does (not a hang, never parked), and
+// that a server refusing for good is a terminal failure.
 import { randomUUID } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -56,7 +57,7 @@ describe('createSmtpMailer', () => {
     }
   });
 
-  it('a server that accepts the connection but never greets is a retryable failure after the timeout', async () => {
+  it('a server that accepts the connection but never greets is retried until it does, after the timeout', async () => {
     const sockets = new Set<Socket>();
     const silent = createServer((socket) => sockets.add(socket));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
@@ -75,6 +76,7 @@ describe('createSmtpMailer', () => {
       await expect(mailer.send(email)).rejects.toMatchObject({
         name: 'ConsumerFailure',
         kind: 'retryable',
+        untilSuccess: true,
         reason: expect.stringContaining(`SMTP send of ${email.messageId} failed`) as unknown,
       });
       expect(sockets.size).toBe(1);
@@ -82,6 +84,42 @@ describe('createSmtpMailer', () => {
       mailer.close();
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
+  it('a server that refuses for good (a 5xx reply) is a terminal failure with the reply, parked for an operator', async () => {
+    // Just enough SMTP to refuse the sender with 550.
+    const refusing = createServer((socket) => {
+      socket.write('220 refusing.test ESMTP\r\n');
+      socket.on('data', (chunk) => {
+        for (const line of chunk.toString('utf8').split('\r\n').filter(Boolean)) {
+          const verb = line.slice(0, 4).toUpperCase();
+          if (verb === 'EHLO' || verb === 'HELO') socket.write('250 refusing.test\r\n');
+          else if (verb === 'MAIL') socket.write('550 5.7.1 sender refused for good\r\n');
+          else if (verb === 'QUIT') socket.end('221 bye\r\n');
+          else socket.write('250 ok\r\n');
+        }
+      });
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const address = refusing.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    const mailer = createSmtpMailer({ host: '127.0.0.1', port: address.port, timeoutMs: 2_000 });
+    const email = composeEmail({
+      kind: 'order_confirmed',
+      orderId: randomUUID(),
+      recipient: 'ada@example.com',
+    });
+
+    try {
+      await expect(mailer.send(email)).rejects.toMatchObject({
+        name: 'ConsumerFailure',
+        kind: 'terminal',
+        reason: expect.stringContaining('sender refused for good') as unknown,
+      });
+    } finally {
+      mailer.close();
+      await new Promise<void>((resolve) => refusing.close(() => resolve()));
     }
   });
 });

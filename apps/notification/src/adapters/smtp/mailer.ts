@@ -1,10 +1,14 @@
 // Sends a composed email over SMTP with nodemailer, on a pool of open
 // connections: a new connection (TCP, greeting, EHLO) costs more than the
-// message itself. Every failure (refused connection, timeout, a rejected
-// envelope) is thrown as a retryable ConsumerFailure: nothing is recorded as
-// sent, and the event is redelivered later, up to the subscription's retry
-// limit, then parked.
-import { retryableFailure } from '@effectively-once/idempotency';
+// message itself. A failure records nothing as sent: an outage (refused
+// connection, timeout, a 4xx reply) is retried until the server takes the
+// email, a permanent refusal (5xx) is parked with the reply (sendFailure).
+import {
+  retryUntilSuccessFailure,
+  terminalFailure,
+  type ConsumerFailure,
+} from '@effectively-once/idempotency';
+import { z } from 'zod';
 import nodemailer from 'nodemailer';
 import type { Email } from '../../domain/notification.js';
 
@@ -31,6 +35,27 @@ export interface SmtpMailerOptions {
    * concurrency.
    */
   maxConnections?: number;
+}
+
+const SmtpReply = z.object({ responseCode: z.number().int() });
+
+/**
+ * How a failed send is retried, as a mail queue would: a server that said no
+ * for good (a 5xx reply: no such mailbox, message refused) will say it again,
+ * so the message is parked with the reply for an operator; anything else (no
+ * connection, a reset, a timeout, a 4xx "try later") is an outage, and the
+ * email is retried until the server takes it, never parked for it: a
+ * confirmed order's customer must hear of it, and a mail server down for a
+ * minute or a day is not the message's fault (the soak showed emails parked
+ * after the lab's five quick retries ran out during a one-minute outage).
+ */
+export function sendFailure(messageId: string, error: unknown): ConsumerFailure {
+  const reason = `SMTP send of ${messageId} failed: ${error instanceof Error ? error.message : String(error)}`;
+  const reply = SmtpReply.safeParse(error);
+  if (reply.success && reply.data.responseCode >= 500 && reply.data.responseCode < 600) {
+    return terminalFailure(reason, error);
+  }
+  return retryUntilSuccessFailure(reason, error);
 }
 
 /**
@@ -74,8 +99,7 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
           headers: { 'X-Order-Id': email.orderId },
         });
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw retryableFailure(`SMTP send of ${email.messageId} failed: ${reason}`, error);
+        throw sendFailure(email.messageId, error);
       }
     },
     close() {
