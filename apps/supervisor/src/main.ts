@@ -14,6 +14,8 @@ import { labModeNotice, phaseSummary, readyBanner } from './banner.js';
 import { loadSupervisorConfig } from './config.js';
 import { prepareDatabases } from './databases.js';
 import { outcomeForConsole } from './delivery-outcomes.js';
+import { postgresRoutes } from './lab-control/postgres.routes.js';
+import { processRoutes } from './lab-control/processes.routes.js';
 import { linkRoutes } from './lab-control/links.routes.js';
 import { openLabControl, type LabControlServer } from './lab-control/server.js';
 import { labLinkPlan, stackLinks } from './lab-links.js';
@@ -232,7 +234,11 @@ async function main(): Promise<void> {
       port: ports.labControl,
       token: config.faults.token,
       // Each topic of the lab API is one module in ./lab-control (see server.ts).
-      routes: [linkRoutes(proxy)],
+      routes: [
+        linkRoutes(proxy),
+        postgresRoutes({ postgres, say }),
+        processRoutes({ processes: running, say }),
+      ],
       onServerError: say,
     });
   }

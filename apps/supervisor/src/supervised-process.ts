@@ -26,6 +26,17 @@ export interface SupervisedProcess {
    * between a death and its restart: the message is dropped, not queued.
    */
   send(message: object): boolean;
+  /**
+   * The failure lab's outage (lab-control `processes`): stops the process as
+   * `stop()` does, but only until `resume()`; no restart meanwhile.
+   */
+  pause(): Promise<void>;
+  /** Starts a paused process again; a no-op otherwise. */
+  resume(): void;
+  /** Signals the running process (SIGKILL by default); it is restarted as after any death. Its pid, if one ran. */
+  kill(signal?: NodeJS.Signals): number | undefined;
+  /** `paused` between pause() and resume(); `restarting` between a death and its restart. */
+  readonly state: 'running' | 'restarting' | 'paused' | 'stopped';
   stop(): Promise<void>;
 }
 
@@ -72,6 +83,7 @@ export function superviseProcess(input: SuperviseInput): SupervisedProcess {
   const { spec, policy } = input;
   let child: ChildProcess | undefined;
   let stopping = false;
+  let paused = false;
   let quickDeaths = 0;
   let restartTimer: NodeJS.Timeout | undefined;
 
@@ -96,7 +108,7 @@ export function superviseProcess(input: SuperviseInput): SupervisedProcess {
     process_.once('error', (error) => input.onLine(`could not start: ${error.message}`));
     process_.once('exit', (code, signal) => {
       if (child === process_) child = undefined;
-      if (stopping) return;
+      if (stopping || paused) return;
       quickDeaths = nextQuickDeaths(policy, quickDeaths, Date.now() - startedAt);
       const delay = restartDelayMs(policy, quickDeaths);
       input.onEvent({
@@ -111,11 +123,44 @@ export function superviseProcess(input: SuperviseInput): SupervisedProcess {
     });
   };
 
+  /** SIGTERM, then SIGKILL if it does not close in time; resolves once it is gone. */
+  const terminate = async (): Promise<void> => {
+    if (restartTimer !== undefined) clearTimeout(restartTimer);
+    restartTimer = undefined;
+    const running = child;
+    if (running === undefined) return;
+    running.kill('SIGTERM');
+    if (!(await waitForExit(running, input.stopTimeoutMs ?? 10_000))) {
+      running.kill('SIGKILL');
+      await waitForExit(running, 5_000);
+    }
+  };
+
   start();
   return {
     spec,
     get pid() {
       return child?.pid;
+    },
+    get state() {
+      if (stopping) return 'stopped';
+      if (paused) return 'paused';
+      return child === undefined ? 'restarting' : 'running';
+    },
+    async pause() {
+      if (stopping) return;
+      paused = true;
+      await terminate();
+    },
+    resume() {
+      if (!paused || stopping) return;
+      paused = false;
+      if (child === undefined && restartTimer === undefined) start();
+    },
+    kill(signal = 'SIGKILL') {
+      const running = child;
+      running?.kill(signal);
+      return running?.pid;
     },
     send(message) {
       if (child?.connected !== true) return false;
@@ -128,14 +173,7 @@ export function superviseProcess(input: SuperviseInput): SupervisedProcess {
     },
     async stop() {
       stopping = true;
-      if (restartTimer !== undefined) clearTimeout(restartTimer);
-      const running = child;
-      if (running === undefined) return;
-      running.kill('SIGTERM');
-      if (!(await waitForExit(running, input.stopTimeoutMs ?? 10_000))) {
-        running.kill('SIGKILL');
-        await waitForExit(running, 5_000);
-      }
+      await terminate();
     },
   };
 }

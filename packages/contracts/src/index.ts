@@ -25,3 +25,4 @@ export * from './streams.js';
 export * from './openapi/index.js';
 export * from './stack/stack-state.js';
 export * from './stack/delivery-outcome.js';
+export * from './stack/lab-control-outages.js';
