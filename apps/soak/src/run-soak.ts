@@ -133,11 +133,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const stack = await startSoakStack({ repoRoot: options.repoRoot, env: options.env });
   log(`stack ready in ${String(Date.now() - started)} ms (log: ${stack.logFile})`);
   try {
-    const runnable = options.injectors.filter(
-      (injector) => injector.unavailableBecause(stack) === undefined,
+    const reasons = await Promise.all(
+      options.injectors.map(async (injector) => injector.unavailableBecause(stack)),
     );
-    const unavailable = options.injectors.flatMap((injector) => {
-      const reason = injector.unavailableBecause(stack);
+    const runnable = options.injectors.filter((_, index) => reasons[index] === undefined);
+    const unavailable = options.injectors.flatMap((injector, index) => {
+      const reason = reasons[index];
       return reason === undefined ? [] : [{ kind: injector.kind, reason }];
     });
     const runId = randomBytes(3).toString('hex').toUpperCase();

@@ -16,7 +16,7 @@ export interface FaultInjector {
   /** How long the fault lasts in the long soak and in the short one (0: instant). */
   readonly durationMs: { readonly long: number; readonly short: number };
   /** Why this stack cannot take it, or undefined when it can. */
-  unavailableBecause(stack: SoakStack): string | undefined;
+  unavailableBecause(stack: SoakStack): string | undefined | Promise<string | undefined>;
   /** Does the fault (and, for an outage, waits it out); resolves with what it did. */
   inject(context: FaultContext, fault: PlannedFault): Promise<string>;
 }

@@ -93,11 +93,15 @@ export const networkFaults: readonly FaultInjector[] = [
 export const postgresRestart: FaultInjector = {
   kind: 'postgres-restart',
   durationMs: { long: 5_000, short: 2_000 },
-  unavailableBecause: noLabControl,
-  inject: async ({ stack }, fault) => {
+  unavailableBecause: async (stack) => {
+    const missing = noLabControl(stack);
+    if (missing !== undefined) return missing;
     const status = PostgresStatus.parse(await call(stack, '/lab/postgres', { method: 'GET' }));
-    if (status.kind !== 'embedded')
-      throw new Error("PostgreSQL is not the stack's own (DATABASE_URL): it cannot be restarted.");
+    return status.kind === 'embedded'
+      ? undefined
+      : "PostgreSQL is not the stack's own (DATABASE_URL): it cannot be restarted";
+  },
+  inject: async ({ stack }, fault) => {
     await call(stack, '/lab/postgres/restart', {
       method: 'POST',
       json: { downMs: fault.durationMs },

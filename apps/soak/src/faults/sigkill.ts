@@ -21,10 +21,18 @@ async function kill(stack: SoakStack, name: string): Promise<number> {
   for (;;) {
     const pid = stack.pidOf(name);
     if (pid !== undefined) {
-      process.kill(pid, 'SIGKILL');
-      return pid;
+      try {
+        process.kill(pid, 'SIGKILL');
+        return pid;
+      } catch (error) {
+        // Gone since the supervisor last said (another fault stopped it): kill its next run.
+        if (!(error instanceof Error && 'code' in error && error.code === 'ESRCH')) throw error;
+        await stack.waitForStart(name, pid, RESTART_WAIT_MS + 60_000);
+        continue;
+      }
     }
-    if (Date.now() > deadline) throw new Error(`${name} did not run for two minutes: nothing to kill.`);
+    if (Date.now() > deadline)
+      throw new Error(`${name} did not run for two minutes: nothing to kill.`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
