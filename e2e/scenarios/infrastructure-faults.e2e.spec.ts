@@ -8,7 +8,10 @@ import {
   DEFAULT_RUN_OPTIONS,
   findScenario,
   formatRun,
+  postgresRestart,
+  providerDown,
   runScenario,
+  smtpDown,
   type LabStack,
   type Scenario,
   type ScenarioRun,
@@ -64,4 +67,10 @@ async function expectPass(scenario: Scenario): Promise<void> {
 describe('infrastructure faults: every order ends, each effect once, nothing lost', () => {
   it('backend-terminated', { timeout: 120_000 }, () => expectPass(named('backend-terminated')));
   it('low-db-timeouts', { timeout: 120_000 }, () => expectPass(named('low-db-timeouts')));
+  // The named scenarios keep the processes down a minute; seconds show the same here.
+  it('provider-down, 5 s', { timeout: 120_000 }, () => expectPass(providerDown({ downMs: 5_000 })));
+  it('smtp-down, 5 s', { timeout: 120_000 }, () => expectPass(smtpDown({ downMs: 5_000 })));
+  it('postgres-restart, 4 s', { timeout: 120_000 }, () =>
+    expectPass(postgresRestart({ downMs: 4_000 })),
+  );
 });

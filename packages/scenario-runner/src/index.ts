@@ -15,6 +15,8 @@ export {
 } from './timeline/journals.js';
 export { DEFAULT_JOURNAL_POLL_MS } from './timeline/tail-journals.js';
 export { SCENARIOS, MISTAKES, findScenario, findMistake } from './scenarios/index.js';
+export { postgresRestart } from './scenarios/infrastructure/postgres-restart.js';
+export { providerDown, smtpDown } from './scenarios/infrastructure/process-down.js';
 export type { Scenario, ScenarioContext, MistakeDemonstration } from './scenario.js';
 export {
   LAB_SERVICES,
@@ -30,4 +32,5 @@ export {
   labControlUrl,
   type LabControlClient,
 } from './clients/lab-control-client.js';
+export { outagesClient, type OutagesClient } from './clients/outages-client.js';
 export type { Expectation, Expected, InvariantName, Verdict } from './verdict.js';

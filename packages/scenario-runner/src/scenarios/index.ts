@@ -31,6 +31,8 @@ import { unknownToken } from './unknown-token.js';
 import { DEMAND, RESERVATION } from './support.js';
 import { backendTerminated } from './infrastructure/backend-terminated.js';
 import { lowDbTimeouts } from './infrastructure/low-db-timeouts.js';
+import { postgresRestart } from './infrastructure/postgres-restart.js';
+import { providerDown, smtpDown } from './infrastructure/process-down.js';
 
 export const SCENARIOS: readonly Scenario[] = [
   crashBeforeAck,
@@ -63,6 +65,9 @@ export const SCENARIOS: readonly Scenario[] = [
   providerOutageDeadline,
   backendTerminated,
   lowDbTimeouts,
+  postgresRestart(),
+  providerDown(),
+  smtpDown(),
 ];
 
 const onDemand = [
