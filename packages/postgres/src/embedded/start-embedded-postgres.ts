@@ -17,7 +17,7 @@ export type Durability =
    * kernel. Commits still wait for their WAL to be written (synchronous_commit
    * stays on, cheap without fsync): the lab's immediate stop kills the
    * server's processes, and WAL left in their shared buffers would be lost
-   * with acknowledged commits in it (ADR 0020).
+   * with acknowledged commits in it (ADR 0022).
    */
   | 'fast-for-tests';
 
