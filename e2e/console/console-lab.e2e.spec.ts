@@ -8,6 +8,7 @@ import {
   SCENARIOS,
   findMistake,
   labClient,
+  labControlClient,
   type LabStack,
 } from '@effectively-once/scenario-runner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,7 @@ import {
   runScenarioFromPage,
   shortId,
   table,
+  viewStatus,
   waitForOrderStatus,
 } from '../support/console-page.js';
 import { startStack, type RunningStack } from '../support/start-stack.js';
@@ -176,4 +178,27 @@ describe('the flow console on a lab stack', () => {
       await finish();
     },
   );
+
+  it('applies a network fault to a link from the System view and clears it', async (context) => {
+    const { page, finish } = await pageForTest(session, context, FILE);
+    const control = labControlClient(lab);
+    await openView(page, consoleUrl, '#/system', 'Network links');
+    const links = table(page, 'Network links');
+    await rowsWith(links, 'payment-postgres').first().waitFor();
+
+    await page.getByLabel('Link', { exact: true }).selectOption('smtp');
+    await page.getByLabel('Fault', { exact: true }).selectOption('latency');
+    await page.getByLabel('Delay (ms)', { exact: true }).fill('250');
+    await page.getByLabel('For (s)', { exact: true }).fill('60');
+    await page.getByRole('button', { name: 'Apply fault' }).click();
+    await viewStatus(page).getByText('Applied latency to smtp').waitFor();
+    await rowsWith(links, 'smtp', 'latency 250 ms until').first().waitFor();
+    // What the page says is what the supervisor's proxy has in force.
+    expect((await control.link('smtp')).active).toMatchObject([{ kind: 'latency', delayMs: 250 }]);
+
+    await page.getByRole('button', { name: 'Clear smtp' }).click();
+    await viewStatus(page).getByText('Cleared smtp').waitFor();
+    expect((await control.link('smtp')).active).toEqual([]);
+    await finish();
+  });
 });

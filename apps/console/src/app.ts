@@ -18,6 +18,7 @@ import type { MetricsScraper } from './metrics/metrics-scraper.js';
 import { registerMetricsRoutes } from './metrics/metrics.routes.js';
 import { registerAssetRoutes } from './routes/assets.routes.js';
 import { registerEventsRoutes } from './routes/events.routes.js';
+import { registerLinkRoutes } from './routes/links.routes.js';
 import { registerParkedRoutes } from './routes/parked.routes.js';
 import { registerStatusRoutes } from './routes/status.routes.js';
 import type { ScenarioRuns } from './scenarios/scenario-runs.js';
@@ -100,6 +101,7 @@ export function registerConsoleRoutes(
     heartbeatMs: config.heartbeatMs,
   });
   registerParkedRoutes(app, { store, config });
+  registerLinkRoutes(app, { config });
   registerMetricsRoutes(app, { scraper: deps.metrics });
   registerScenarioRoutes(app, { runs: deps.runs, heartbeatMs: config.heartbeatMs });
 }

@@ -2,6 +2,7 @@
 // The server builds its answers against these schemas; the page imports their
 // types only (`import type`), because zod in the browser bundle would cost
 // about 90 kB gzipped. So this module imports zod and nothing else.
+import { LinkFault, LinkStats } from '@effectively-once/fault-proxy/schemas';
 import { z } from 'zod';
 
 const Iso = z.iso.datetime();
@@ -79,6 +80,13 @@ export const ConsoleStatus = z.object({
   consumers: z.array(z.object({ consumer: z.string(), service: z.string() })),
   startedAt: Iso,
 });
+
+/** #/system's network panel (lab mode): the fault proxy's links, each with its faults in force. */
+export const ConsoleLinks = z.object({ links: z.array(LinkStats) });
+export type ConsoleLinks = z.infer<typeof ConsoleLinks>;
+export const ConsoleLinkFault = LinkFault;
+export type ConsoleLinkFault = z.infer<typeof ConsoleLinkFault>;
+export type ConsoleLink = z.infer<typeof LinkStats>;
 
 export const ParkedView = z.object({
   consumer: z.string(),

@@ -29,6 +29,10 @@ import { slowSmtp } from './slow-smtp.js';
 import { providerTimeout } from './provider-timeout.js';
 import { unknownToken } from './unknown-token.js';
 import { DEMAND, RESERVATION } from './support.js';
+import { dbBlackhole } from './network/db-blackhole.js';
+import { dbConnectionReset } from './network/db-connection-reset.js';
+import { dbLatency } from './network/db-latency.js';
+import { smtpBlackhole } from './network/smtp-blackhole.js';
 import { backendTerminated } from './infrastructure/backend-terminated.js';
 import { lowDbTimeouts } from './infrastructure/low-db-timeouts.js';
 import { postgresRestart } from './infrastructure/postgres-restart.js';
@@ -63,6 +67,11 @@ export const SCENARIOS: readonly Scenario[] = [
   restockRetry,
   deadlineAfterCrash,
   providerOutageDeadline,
+  // The network between the processes, broken by the supervisor's fault proxy (docs/fault-proxy.md).
+  dbLatency,
+  dbConnectionReset,
+  dbBlackhole,
+  smtpBlackhole,
   backendTerminated,
   lowDbTimeouts,
   postgresRestart(),

@@ -9,6 +9,7 @@ import { useDebounced } from '../api/use-debounced.js';
 import { streamStateText, useEventSource } from '../api/use-event-source.js';
 import { useResource } from '../api/use-resource.js';
 import { InventoryTable, LedgerTable, EmailsTable } from '../components/state-tables.js';
+import { LinksPanel } from '../components/links-panel.js';
 import { MetricsTable } from '../components/metrics-table.js';
 import { ParkedMessages } from '../components/parked-messages.js';
 
@@ -87,6 +88,16 @@ export function SystemView({ status }: { readonly status: ConsoleStatus | null }
           }}
         />
       </section>
+      {status?.labMode === true ? (
+        <section aria-labelledby="links-title">
+          <h2 id="links-title">Network links</h2>
+          <p class="muted">
+            The lab’s fault proxy between each service and PostgreSQL, the card processor and the
+            SMTP sink. A fault clears by itself when its time is up (docs/fault-proxy.md).
+          </p>
+          <LinksPanel onMessage={setMessage} />
+        </section>
+      ) : null}
       <section aria-labelledby="metrics-title">
         <h2 id="metrics-title">Metrics</h2>
         <LoadError what="the metrics" error={metrics.error} />
