@@ -54,6 +54,9 @@ export function readyBanner(input: BannerInput): string {
     `  event store:         ${input.eventStore}`,
     `  PostgreSQL:          ${input.postgres}`,
     `  fault injection:     ${input.faults.enabled ? `ON (FAULTS_TOKEN=${input.faults.token})` : 'off'}`,
+    ...(lab && ports.labControl !== undefined
+      ? [`  lab control:         ${url(ports.labControl)}  (network links: /lab/links, same token)`]
+      : []),
     `  state file:          ${input.stateFile}`,
     'Ctrl-C stops everything.',
     '',

@@ -31,6 +31,7 @@ describe('readyBanner', () => {
     expect(banner).toMatch(/fault injection: +off/);
     expect(banner).toMatch(/state file: +\/repo\/\.stack\/stack\.json/);
     expect(banner).not.toContain('inventory-2');
+    expect(banner).not.toContain('lab control');
     expect(banner).not.toContain('console:');
   });
 
@@ -40,14 +41,15 @@ describe('readyBanner', () => {
     expect(banner).not.toContain(':3007');
   });
 
-  it('given lab mode, then it lists inventory-2 and the token', () => {
+  it('given lab mode, then it lists inventory-2, the lab-control server and the token', () => {
     const banner = readyBanner({
       ...input,
-      ports: { ...FIXED_PORTS, inventory2: 3012 },
+      ports: { ...FIXED_PORTS, inventory2: 3012, labControl: 3013 },
       faults: { enabled: true, token },
     });
     expect(banner).toMatch(/inventory-2: +http:\/\/127\.0\.0\.1:3012/);
     expect(banner).toContain(`ON (FAULTS_TOKEN=${token})`);
+    expect(banner).toMatch(/lab control: +http:\/\/127\.0\.0\.1:3013 /);
   });
 });
 
