@@ -1,0 +1,77 @@
+// A consumer whose PostgreSQL sessions the server ends (pg_terminate_backend:
+// an operator, a pooler, a failover), the LISTEN session included: it must
+// subscribe again on a new session and go on delivering, in the same process.
+import { randomUUID } from 'node:crypto';
+import { orderStream } from '@effectively-once/contracts';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { createServiceMetrics } from '../metrics/service-metrics.js';
+import {
+  appendToOrder,
+  consumerFixture,
+  orderPlaced,
+  settledLine,
+} from '../testing/consumer-fixtures.js';
+import { recordingLogger } from '../testing/recording-logger.js';
+import { startConsumer } from './start-consumer.js';
+
+const { db, store } = await consumerFixture();
+
+/** The pids of this database's sessions that carry `applicationName`. */
+async function sessionsOf(applicationName: string): Promise<number[]> {
+  const { rows } = await sql<{ pid: number }>`
+    SELECT pid FROM pg_stat_activity
+     WHERE datname = current_database() AND application_name = ${applicationName}`.execute(db);
+  return rows.map((row) => row.pid);
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Nothing after ${String(timeoutMs)} ms.`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('startConsumer when the server ends its sessions', () => {
+  it('subscribes again on a new LISTEN session and delivers what was appended after', async () => {
+    // Given a consumer that holds its subscription
+    const orderId = randomUUID();
+    const consumer = 'kit-terminated-v1';
+    const metrics = createServiceMetrics({ service: 'kit' });
+    const { log, waitFor } = recordingLogger();
+    const running = startConsumer({
+      store,
+      consumer,
+      streamPrefixes: [orderStream(orderId)],
+      handle: () => Promise.resolve({ outcome: 'applied', result: null, attempts: 1 }),
+      metrics,
+      log,
+    });
+    try {
+      // The subscription opens its session on its first read, just after it is logged.
+      const before = await until(async () => {
+        const pids = await sessionsOf('event-store-consumer');
+        return pids.length > 0 ? pids : undefined;
+      });
+
+      // When every session of the store but the test's own is terminated
+      await sql`
+        SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid()
+           AND application_name LIKE 'event-store%'`.execute(db);
+      await waitFor((line) => line.msg === 'subscription failed; reconnecting', 'failure seen');
+      const [placed] = await appendToOrder(store, orderId, [orderPlaced(orderId)]);
+
+      // Then the event is delivered and acknowledged on a new consumer session
+      await waitFor(settledLine(placed!, 'delivery acknowledged'), 'delivered after the loss');
+      const after = await sessionsOf('event-store-consumer');
+      expect(after).not.toEqual([]);
+      expect(after.filter((pid) => before.includes(pid))).toEqual([]);
+    } finally {
+      await running.close();
+    }
+  });
+});
