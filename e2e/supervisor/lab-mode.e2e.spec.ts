@@ -6,6 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { CONSUMERS } from '@effectively-once/contracts';
+import { labControlClient } from '@effectively-once/scenario-runner';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readStackState } from '../../apps/supervisor/src/state-file.js';
 import { uniqueSku } from '../support/api-client.js';
@@ -106,6 +107,41 @@ describe('a stack started with STACK_FAULTS=true', () => {
     });
   });
 
+  it('puts each saga-service process behind a link of its own to PostgreSQL: a refused link takes that process’s database away, and only that', async () => {
+    const control = labControlClient({
+      gatewayUrl: stack.gatewayUrl,
+      ports: stack.ports,
+      databases: stack.databases,
+      faults: stack.faults,
+    });
+    const links = await control.links();
+    expect(links.map((link) => link.name)).toEqual([
+      'order-postgres',
+      'inventory-postgres',
+      'inventory-2-postgres',
+      'payment-postgres',
+      'notification-postgres',
+      'payment-provider',
+      'smtp',
+    ]);
+    for (const link of links.filter((candidate) => candidate.name.endsWith('-postgres'))) {
+      // The process's pools and consumers hold connections through it.
+      expect(link.openConnections, link.name).toBeGreaterThan(0);
+      expect(link.bytesDown, link.name).toBeGreaterThan(0);
+    }
+
+    const ready = async (port: number | undefined): Promise<number> =>
+      (await fetch(`http://127.0.0.1:${String(port)}/ready`)).status;
+    await control.applyFault('order-postgres', { kind: 'refuse', durationMs: 20_000 });
+    try {
+      await expect.poll(() => ready(stack.ports.order), { timeout: 15_000 }).toBe(503);
+      expect(await ready(stack.ports.payment)).toBe(200);
+    } finally {
+      await control.clearFaults('order-postgres');
+    }
+    await expect.poll(() => ready(stack.ports.order), { timeout: 15_000 }).toBe(200);
+  });
+
   it('removes its state file and stops inventory-2 when it stops', async () => {
     const second = stack.pidOf('inventory-2');
 
@@ -127,6 +163,8 @@ describe('the default stack (shared by the e2e files)', () => {
     const state = await readStackState(stateFile);
     expect(state.faults).toEqual({ enabled: false });
     expect(state.ports.inventory2).toBeUndefined();
+    // No lab-control server and no fault proxy: every process connects directly.
+    expect(state.ports.labControl).toBeUndefined();
   });
 
   it('has no /admin/lab route on any service, whatever the token', async () => {
