@@ -4,9 +4,9 @@
 // An acknowledgement without a marker is an effect that never happened but
 // will never be delivered again: the one loss the pattern exists to prevent.
 // Read from the embedded event store's tables, so it needs that back end.
-import pg from 'pg';
 import { CONSUMERS, STREAM_PREFIX } from '@effectively-once/contracts';
 import type { StackTarget } from '@effectively-once/contracts';
+import { withClient } from '../with-client.js';
 
 type DatabaseName = 'order' | 'inventory' | 'payment' | 'notification';
 
@@ -32,16 +32,6 @@ export interface AcknowledgementAudit {
   readonly lost: readonly LostAcknowledgement[];
   /** Groups the soak does not know the database of: listed, never silently passed. */
   readonly uncheckedGroups: readonly string[];
-}
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 export async function auditAcknowledgements(

@@ -1,7 +1,7 @@
 // When each order ended, read from the event store itself: the time of its
 // OrderConfirmed or OrderCancelled, and the cancellation's reason. The soak
 // measures POST→terminal to that stored time, not to when it polled.
-import pg from 'pg';
+import { connectClient } from '../with-client.js';
 import { orderStream } from '@effectively-once/contracts';
 import { z } from 'zod';
 
@@ -18,8 +18,7 @@ export async function readOrderEnds(
   eventStoreUrl: string,
   orderIds: readonly string[],
 ): Promise<Map<string, OrderEnd>> {
-  const client = new pg.Client({ connectionString: eventStoreUrl });
-  await client.connect();
+  const client = await connectClient(eventStoreUrl);
   try {
     const { rows } = await client.query<{
       stream_name: string;

@@ -4,7 +4,7 @@
 // started) is replayed with its original id, and the replay must change
 // nothing. A parked message that nothing superseded is left alone: it is a
 // failure of the soak, and the audit that follows reports it.
-import pg from 'pg';
+import { connectClient } from '../with-client.js';
 import { z } from 'zod';
 import type { StackTarget } from '@effectively-once/contracts';
 import { MARKER_DATABASE } from './lost-acknowledgements.js';
@@ -76,8 +76,7 @@ export async function replaySupersededParked(
   }
   // Done when the store no longer holds the message for the group: acknowledged after the replay.
   const deadline = Date.now() + timeoutMs;
-  const client = new pg.Client({ connectionString: target.databases.eventStore });
-  await client.connect();
+  const client = await connectClient(target.databases.eventStore);
   try {
     for (const message of replayed) {
       for (;;) {

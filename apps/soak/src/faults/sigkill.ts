@@ -1,7 +1,7 @@
 // SIGKILL, the crash a process cannot clean up after: every kind of process
 // of the stack, the one holding an outbox relay's lock, and one the
 // supervisor is in the middle of restarting.
-import pg from 'pg';
+import { connectClient } from '../with-client.js';
 import { RELAY_APPLICATION_NAME, RELAY_LOCK_KEY } from '@effectively-once/outbox';
 import { seededRandom, pick } from '../plan/seeded-random.js';
 import type { FaultInjector } from './fault.js';
@@ -65,8 +65,7 @@ const RELAY_OWNER_BY_DATABASE = {
 } as const;
 
 async function databasesWithHeldRelayLock(stack: SoakStack): Promise<string[]> {
-  const client = new pg.Client({ connectionString: stack.target.databases.adminUrl });
-  await client.connect();
+  const client = await connectClient(stack.target.databases.adminUrl);
   try {
     const { rows } = await client.query<{ datname: string }>(
       `SELECT d.datname FROM pg_locks l

@@ -1,7 +1,7 @@
 // pg_terminate_backend: the database drops some of the services' connections
 // in the middle of whatever they were doing, as a failover or an operator
 // would. Transactions in flight roll back; pools must notice and reconnect.
-import pg from 'pg';
+import { connectClient } from '../with-client.js';
 import { seededRandom } from '../plan/seeded-random.js';
 import type { FaultInjector } from './fault.js';
 
@@ -13,8 +13,7 @@ export const terminateBackends: FaultInjector = {
   durationMs: { long: 0, short: 0 },
   unavailableBecause: () => undefined,
   inject: async ({ stack, seed }, fault) => {
-    const client = new pg.Client({ connectionString: stack.target.databases.adminUrl });
-    await client.connect();
+    const client = await connectClient(stack.target.databases.adminUrl);
     try {
       const databases = Object.entries(stack.target.databases)
         .filter(([name]) => name !== 'adminUrl')

@@ -96,6 +96,10 @@ export function soakFailures(result: SoakResult): string[] {
     'faults that could not be injected',
   );
   some(
+    result.unavailableFaults.map((fault) => `${fault.kind}: ${fault.reason}`),
+    'fault kinds this stack could not take',
+  );
+  some(
     result.invariants.flatMap((check) =>
       check.status === 'held'
         ? []

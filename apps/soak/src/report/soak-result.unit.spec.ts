@@ -33,7 +33,7 @@ const green: SoakResult = {
       outcome: { kind: 'done', detail: 'killed payment' },
     },
   ],
-  unavailableFaults: [{ kind: 'postgres-restart', reason: 'DATABASE_URL is not embedded' }],
+  unavailableFaults: [],
   invariants: [
     { name: 'orders-terminal', status: 'held', summary: '3 of 3 orders', violations: [] },
   ],
@@ -94,6 +94,11 @@ describe('soakFailures', () => {
       /stock-conserved broken: SKU off by 1 \(SKU-A: 1 unit\)/,
     ],
     [
+      'a fault kind the stack could not take',
+      { unavailableFaults: [{ kind: 'postgres-restart', reason: 'DATABASE_URL is not embedded' }] },
+      /could not take: postgres-restart: DATABASE_URL is not embedded/,
+    ],
+    [
       'a fault that could not be injected',
       {
         faults: [
@@ -120,7 +125,6 @@ describe('formatSoakReport', () => {
     expect(report).toContain('`pnpm soak --seed 7 --orders 3 --rate 5`');
     expect(report).toContain('| cancelled | 1 (customer_request 1) |');
     expect(report).toContain('| sigkill:payment | 1 | 0 |');
-    expect(report).toContain('| postgres-restart | not run: DATABASE_URL is not embedded | |');
     expect(report).toContain('| orders-terminal | held: 3 of 3 orders |');
     expect(report).not.toContain('Failures:');
   });

@@ -32,6 +32,9 @@ export interface SoakStack {
   stop(): Promise<void>;
 }
 
+/** How long the supervisor may take to stop everything before it is killed. */
+const STOP_TIMEOUT_MS = 30_000;
+
 function tail(file: string, lines = 30): string {
   try {
     return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
@@ -135,7 +138,10 @@ export async function startSoakStack(input: {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
+      // A supervisor still waiting out a lab outage may take its time; the soak does not.
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
       await exited;
+      clearTimeout(timer);
     },
   };
 }
