@@ -2,8 +2,10 @@
 // connections: a new connection (TCP, greeting, EHLO) costs more than the
 // message itself. A failure records nothing as sent: an outage (refused
 // connection, timeout, a 4xx reply) is retried until the server takes the
-// email, a permanent refusal (5xx) is parked with the reply (sendFailure).
+// email, a permanent refusal (5xx) is parked with the reply, and anything
+// else is retried as usual, then parked (sendFailure).
 import {
+  retryableFailure,
   retryUntilSuccessFailure,
   terminalFailure,
   type ConsumerFailure,
@@ -38,6 +40,10 @@ export interface SmtpMailerOptions {
 }
 
 const SmtpReply = z.object({ responseCode: z.number().int() });
+/** nodemailer's codes for a server that cannot be reached or stopped answering. */
+const SmtpUnreachable = z.object({
+  code: z.enum(['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'ECONNRESET', 'ECONNREFUSED', 'EDNS']),
+});
 
 /**
  * How a failed send is retried, as a mail queue would: a server that said no
@@ -55,7 +61,11 @@ export function sendFailure(messageId: string, error: unknown): ConsumerFailure 
   if (reply.success && reply.data.responseCode >= 500 && reply.data.responseCode < 600) {
     return terminalFailure(reason, error);
   }
-  return retryUntilSuccessFailure(reason, error);
+  if (reply.success && reply.data.responseCode >= 400)
+    return retryUntilSuccessFailure(reason, error);
+  if (SmtpUnreachable.safeParse(error).success) return retryUntilSuccessFailure(reason, error);
+  // Anything else (a rejected envelope, a bug): retried as usual, and parked once the retries run out.
+  return retryableFailure(reason, error);
 }
 
 /**

@@ -2,7 +2,7 @@
 // provider over HTTP: one authorization per order, whatever is redelivered and
 // wherever the process stops.
 import { randomUUID } from 'node:crypto';
-import { ConsumerFailure } from '@effectively-once/idempotency';
+import { ConsumerFailure, terminalFailure } from '@effectively-once/idempotency';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { describe, expect, it } from 'vitest';
 import type { PaymentDatabase } from '../postgres/payment.database.js';
@@ -328,6 +328,28 @@ describe('OrderPaymentRequested', () => {
     // The uncounted retry comes back still on the last delivery, and the processor is up again.
     const result = await handlePaymentRequested(depsWith(client), event, recorded, lastDelivery);
     expect(result).toMatchObject({ outcome: 'applied', result: 'authorized' });
+  });
+
+  it('a close answered with a refusal that cannot change on the last delivery: terminal, parked, not waited out', async () => {
+    const { event, recorded } = paymentRequested({ paymentToken: 'tok_approve' });
+    const down = unavailableProvider(client, 'connection refused');
+    const refusingClose: PaymentProvider = {
+      ...down,
+      closeAuthorizationKey: () =>
+        Promise.reject(terminalFailure('the processor answered the close with 422')),
+    };
+
+    const failure = await rejectionOf(
+      handlePaymentRequested(depsWith(refusingClose), event, recorded, {
+        retryCount: 1,
+        maxRetryCount: 1,
+      }),
+    );
+
+    expect(failure).toMatchObject({
+      kind: 'terminal',
+      reason: expect.stringContaining('422') as unknown,
+    });
   });
 
   it('the same request under a new message id: the provider is not asked again and nothing is emitted twice', async () => {

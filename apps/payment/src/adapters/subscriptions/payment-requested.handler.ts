@@ -103,6 +103,11 @@ async function askProvider(
     try {
       return await deps.provider.closeAuthorizationKey({ paymentAttemptId });
     } catch (closeError) {
+      // Only an outage is waited out: an answer that can never succeed (a 4xx, a body
+      // that breaks the contract) is the terminal failure the client made of it, parked.
+      if (!(closeError instanceof ConsumerFailure) || closeError.kind !== 'retryable') {
+        throw closeError;
+      }
       throw retryUntilSuccessFailure(
         `${error.reason}; closing the key failed too, retrying until the processor answers`,
         closeError,
