@@ -11,7 +11,7 @@ import {
   type StartFrom,
   type SubscriptionGroupSettings,
 } from '@effectively-once/event-store';
-import { backoffDelayMs, DEFAULT_REPLAY_HORIZON_MS } from '@effectively-once/idempotency';
+import { DEFAULT_REPLAY_HORIZON_MS } from '@effectively-once/idempotency';
 import type { FastifyBaseLogger } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
@@ -21,6 +21,7 @@ import { ensureSubscriptionGroup, startOfNewGroup } from './ensure-subscription-
 import type { DeliveryContext } from './handle-delivery.js';
 import type { ConsumerHandler } from './handler.js';
 import { inFlightDeliveries, type InFlightDeliveries } from './in-flight-deliveries.js';
+import { reconnectDelayMs } from './reconnect-backoff.js';
 import { unsettledDeliveries } from './unsettled-deliveries.js';
 
 export interface RunningConsumer {
@@ -74,9 +75,6 @@ export type StartConsumerInput = ConsumerSubscription & {
   /** The failure lab's hooks (lab mode only); without them the loop never looks for any. */
   hooks?: DeliveryHooks | undefined;
 };
-
-const RECONNECT_BACKOFF = Object.freeze({ baseDelayMs: 500, maxDelayMs: 30_000 });
-const MIN_RECONNECT_DELAY_MS = 100;
 
 function groupSettings(input: StartConsumerInput): SubscriptionGroupSettings {
   // Checked now, so a bad setting fails at start instead of in the reconnect loop.
@@ -186,7 +184,7 @@ async function runReconnectLoop(loop: ConsumerLoop): Promise<void> {
       loop.subscribed = false;
       if (stopping()) return;
       failures++;
-      const delayMs = MIN_RECONNECT_DELAY_MS + backoffDelayMs(RECONNECT_BACKOFF, failures);
+      const delayMs = reconnectDelayMs(failures);
       log.error({ err: error, consumer, failures, delayMs }, 'subscription failed; reconnecting');
       await loop.current.subscription?.close().catch(() => undefined);
       await sleep(delayMs, undefined, { signal: loop.stop }).catch(() => undefined);
