@@ -5,7 +5,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Scenario, ScenarioContext } from '../../scenario.js';
 import { expectNoRestart, processStarts } from './process-starts.js';
-import { placeSteadyOrders, waitForServicesReady, waitForTerminal } from './order-load.js';
+import {
+  placeSteadyOrders,
+  waitForEmails,
+  waitForServicesReady,
+  waitForTerminal,
+} from './order-load.js';
 import {
   openAdmin,
   serviceSessions,
@@ -109,5 +114,6 @@ export const backendTerminated: Scenario = {
       confirmed === ORDERS,
       `${String(confirmed)} confirmed`,
     );
+    await waitForEmails(context, load.orderIds);
   },
 };

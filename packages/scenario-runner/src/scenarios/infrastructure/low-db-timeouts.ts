@@ -13,7 +13,12 @@ import {
   resetDatabaseDefaults,
   setDatabaseDefaults,
 } from './database-settings.js';
-import { placeSteadyOrders, waitForServicesReady, waitForTerminal } from './order-load.js';
+import {
+  placeSteadyOrders,
+  waitForEmails,
+  waitForServicesReady,
+  waitForTerminal,
+} from './order-load.js';
 import { expectNoRestart, processStarts } from './process-starts.js';
 import { databaseNameOf, openAdmin } from './stack-sessions.js';
 
@@ -162,6 +167,7 @@ export const lowDbTimeouts: Scenario = {
         confirmed === context.orderIds.length,
         `${String(confirmed)} confirmed, ${String(load.retried)} POSTs retried`,
       );
+      await waitForEmails(context, context.orderIds);
     } finally {
       await resetDatabaseDefaults(admin, context.stack, Object.keys(LOW));
       await reconnectServices(admin, context.stack);

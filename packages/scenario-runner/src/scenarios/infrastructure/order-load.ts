@@ -81,6 +81,22 @@ export async function waitForTerminal(
   return settled.filter((order) => order.status === 'confirmed').length;
 }
 
+/** What each saga service's /ready answers now (0: no answer within 3 s). */
+export async function readyStatuses(context: ScenarioContext): Promise<Map<string, number>> {
+  const answers = await Promise.all(
+    LAB_SERVICES.map(async (service) => {
+      const status = await fetch(`${serviceUrl(context.stack, service)}/ready`, {
+        signal: AbortSignal.timeout(3_000),
+      }).then(
+        (response) => response.status,
+        () => 0,
+      );
+      return [service, status] as const;
+    }),
+  );
+  return new Map(answers);
+}
+
 /**
  * Every saga service answers /ready with 200 again: its database answers and
  * its consumers hold their subscriptions. A service whose subscription never
@@ -93,15 +109,28 @@ export async function waitForServicesReady(
   await context.waitUntil(
     'every saga service to answer /ready with 200',
     async () => {
-      const answers = await Promise.all(
-        LAB_SERVICES.map((service) =>
-          fetch(`${serviceUrl(context.stack, service)}/ready`).then(
-            (response) => response.status,
-            () => 0,
-          ),
-        ),
-      );
-      return answers.every((status) => status === 200) ? true : undefined;
+      const statuses = [...(await readyStatuses(context)).values()];
+      return statuses.every((status) => status === 200) ? true : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+/**
+ * Waits until every order's email reached the mail sink. After an outage the
+ * saga's last step (notification) may come seconds after the order ended,
+ * and the audit counts an email still missing then as never sent.
+ */
+export async function waitForEmails(
+  context: ScenarioContext,
+  orderIds: readonly string[],
+  timeoutMs = 60_000,
+): Promise<void> {
+  await context.waitUntil(
+    `an email for each of the ${String(orderIds.length)} orders in the mail sink`,
+    async () => {
+      const inboxes = await Promise.all(orderIds.map((orderId) => context.api.emails(orderId)));
+      return inboxes.every((emails) => emails.length > 0) ? true : undefined;
     },
     timeoutMs,
   );

@@ -6,7 +6,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { outagesClient } from '../../clients/outages-client.js';
 import type { Scenario } from '../../scenario.js';
-import { placeSteadyOrders, waitForServicesReady, waitForTerminal } from './order-load.js';
+import {
+  placeSteadyOrders,
+  waitForEmails,
+  readyStatuses,
+  waitForServicesReady,
+  waitForTerminal,
+} from './order-load.js';
 import { expectNoRestart, processStarts } from './process-starts.js';
 
 export interface PostgresRestartOptions {
@@ -48,7 +54,17 @@ export function postgresRestart(options: PostgresRestartOptions = {}): Scenario 
       loading.catch(() => undefined);
       await sleep(RESTART_AFTER_MS);
       context.step(`stopping PostgreSQL in immediate mode for ${String(downMs)} ms`);
-      const restart = await outages.restartPostgres({ downMs });
+      const restarting = outages.restartPostgres({ downMs });
+      restarting.catch(() => undefined);
+      // Halfway through the outage: readiness must not lie about it.
+      await sleep(downMs / 2);
+      const whileDown = await readyStatuses(context);
+      context.expect(
+        'while the server is down no saga service answers /ready with 200',
+        [...whileDown.values()].every((status) => status !== 200),
+        [...whileDown].map(([service, status]) => `${service} ${String(status)}`).join(', '),
+      );
+      const restart = await restarting;
       const outageMs = Date.parse(restart.startedAt) - Date.parse(restart.stoppedAt);
       context.step(`PostgreSQL accepts connections again after ${String(outageMs)} ms down`);
       context.expect(
@@ -69,6 +85,7 @@ export function postgresRestart(options: PostgresRestartOptions = {}): Scenario 
         confirmed === ORDERS,
         `${String(confirmed)} confirmed`,
       );
+      await waitForEmails(context, load.orderIds);
     },
   };
 }

@@ -11,7 +11,7 @@ import { outagesClient } from '../../clients/outages-client.js';
 import type { Scenario, ScenarioContext } from '../../scenario.js';
 import type { LabStack } from '../../stack/lab-stack.js';
 import { NOTIFICATION, PAYMENT } from '../support.js';
-import { placeSteadyOrders, waitForTerminal } from './order-load.js';
+import { placeSteadyOrders, waitForEmails, waitForTerminal } from './order-load.js';
 import { expectNoRestart, processStarts } from './process-starts.js';
 
 export interface ProcessDownOptions {
@@ -145,15 +145,7 @@ function processDown(outage: Outage, options: ProcessDownOptions): Scenario {
         ),
         endings.join(', '),
       );
-      if (outage.process === 'mail-sink') {
-        await context.waitUntil(
-          'every order’s email to reach the sink once it was back',
-          async () => {
-            const inboxes = await Promise.all(load.orderIds.map((id) => context.api.emails(id)));
-            return inboxes.every((emails) => emails.length > 0) ? true : undefined;
-          },
-        );
-      }
+      await waitForEmails(context, load.orderIds);
       await expectNoRestart(context, starts);
     },
   };
