@@ -107,7 +107,7 @@ describe('a stack started with STACK_FAULTS=true', () => {
     });
   });
 
-  it('puts each saga-service process behind a link of its own to PostgreSQL: a refused link takes that process’s database away, and only that', async () => {
+  it('puts each saga-service process behind a link of its own to PostgreSQL: a refused link takes that process’s database away, and only that, and its POSTs answer 503 DATABASE_UNAVAILABLE', async () => {
     const control = labControlClient({
       gatewayUrl: stack.gatewayUrl,
       ports: stack.ports,
@@ -136,6 +136,18 @@ describe('a stack started with STACK_FAULTS=true', () => {
     try {
       await expect.poll(() => ready(stack.ports.order), { timeout: 15_000 }).toBe(503);
       expect(await ready(stack.ports.payment)).toBe(200);
+      // A request that needs the database now is refused as retryable, not as a bug (500).
+      const placing = await fetch(`${stack.gatewayUrl}/api/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        body: JSON.stringify({
+          customerEmail: 'lab@example.com',
+          items: [{ sku: uniqueSku('refused'), quantity: 1 }],
+          paymentToken: 'tok_approve',
+        }),
+      });
+      expect(placing.status).toBe(503);
+      expect(await placing.json()).toMatchObject({ code: 'DATABASE_UNAVAILABLE' });
     } finally {
       await control.clearFaults('order-postgres');
     }

@@ -114,3 +114,23 @@ export function classifyFailure(
   }
   return { kind: 'retryable', sqlState: undefined, reason: `unexpected error: ${describe(error)}` };
 }
+
+/** SQLSTATEs that say the server is going away or not taking connections, beyond class 08. */
+const SERVER_GOING_AWAY = new Set(['57P01', '57P02', '57P03']);
+
+/**
+ * Whether the failure is a lost or refused database connection (a socket
+ * error, SQLSTATE class 08, a server shutting down or starting, node-postgres's
+ * own "Connection terminated"), rather than anything the request or the code
+ * did. An HTTP route answers it 503: the client should send the request again.
+ *
+ * @example
+ * isConnectionFailure(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })); // true
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  const { code } = fieldsOf(error);
+  if (typeof code === 'string') {
+    return NETWORK_ERROR_CODES.has(code) || code.startsWith('08') || SERVER_GOING_AWAY.has(code);
+  }
+  return error instanceof Error && PG_CONNECTION_MESSAGES.test(error.message);
+}

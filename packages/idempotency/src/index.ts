@@ -14,7 +14,7 @@ export {
   terminalFailure,
   type FailureKind,
 } from './consumer-failure.js';
-export { classifyFailure, type FailureClass } from './failure-classifier.js';
+export { classifyFailure, isConnectionFailure, type FailureClass } from './failure-classifier.js';
 export {
   countMarkers,
   findMarker,

@@ -167,7 +167,10 @@ describe('the OpenAPI document', () => {
       'ORDER_ALREADY_CONFIRMED',
     );
     expect(problemCodes(document, '/api/inventory/{sku}', 'get', '404')).toEqual(['SKU_NOT_FOUND']);
-    expect(problemCodes(document, '/api/orders', 'get', '503')).toEqual(['UPSTREAM_UNAVAILABLE']);
+    expect(problemCodes(document, '/api/orders', 'get', '503')).toEqual([
+      'UPSTREAM_UNAVAILABLE',
+      'DATABASE_UNAVAILABLE',
+    ]);
   });
 
   it('requires the Idempotency-Key header to place an order', () => {

@@ -119,6 +119,12 @@ export const PROBLEMS = {
     meaning:
       'Status 503: the gateway could not connect, so the request was not delivered. Status 502: the connection broke before an answer, so the request may or may not have taken effect. Retry either; retry a POST that takes an Idempotency-Key (placing an order, restocking) with the same key.',
   },
+  DATABASE_UNAVAILABLE: {
+    status: 503,
+    title: 'The service could not reach its database',
+    meaning:
+      'The service lost or could not open its connection to PostgreSQL while handling the request: it may or may not have taken effect. Retry; retry a POST that takes an Idempotency-Key (placing an order, restocking) with the same key.',
+  },
   UPSTREAM_TIMEOUT: {
     status: 504,
     title: 'The service behind this route did not answer in time',

@@ -35,7 +35,8 @@ export function problemResponse(
 /** What any forwarded route can answer when the service behind it is down or slow. */
 export const UPSTREAM_FAILURES: ZodOpenApiResponsesObject = {
   '502': problemResponse(['UPSTREAM_UNAVAILABLE'], 502),
-  '503': problemResponse(['UPSTREAM_UNAVAILABLE']),
+  // 503 DATABASE_UNAVAILABLE is the service's own answer, passed on as it came.
+  '503': problemResponse(['UPSTREAM_UNAVAILABLE', 'DATABASE_UNAVAILABLE']),
   '504': problemResponse(['UPSTREAM_TIMEOUT']),
 };
 

@@ -3,6 +3,7 @@
 // and out of the response: a stack trace or an SQL message is no client's business.
 import type { ProblemDetails } from '@effectively-once/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isConnectionFailure } from '@effectively-once/idempotency';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
@@ -130,6 +131,21 @@ export const INTERNAL_ERROR: ProblemDetails = Object.freeze(
   }),
 );
 
+/**
+ * The database connection broke or was refused under the request: not a bug,
+ * and not the client's fault. A transaction cut off before its COMMIT was rolled back, but one
+ * cut off during it may have committed, so the answer says "maybe", as the gateway's 502 does.
+ */
+export const DATABASE_UNAVAILABLE: ProblemDetails = Object.freeze(
+  problem({
+    status: 503,
+    code: 'DATABASE_UNAVAILABLE',
+    title: 'The service could not reach its database',
+    detail:
+      'The request may or may not have taken effect. Send it again; a POST that takes an Idempotency-Key with the same key.',
+  }),
+);
+
 /** The members every problem document defines; an extension may not take their names. */
 const STANDARD_MEMBERS: ReadonlySet<string> = new Set([
   'type',
@@ -163,6 +179,7 @@ export function toProblem(error: unknown): ProblemDetails {
   if (hasZodFastifySchemaValidationErrors(error)) {
     return validationProblem(error, error.validation);
   }
+  if (isConnectionFailure(error)) return DATABASE_UNAVAILABLE;
   return frameworkProblem(error) ?? INTERNAL_ERROR;
 }
 

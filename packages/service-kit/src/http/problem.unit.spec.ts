@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { INTERNAL_ERROR, ProblemError, problemType, toProblem } from './problem.js';
+import {
+  DATABASE_UNAVAILABLE,
+  INTERNAL_ERROR,
+  ProblemError,
+  problemType,
+  toProblem,
+} from './problem.js';
 
 /** What Fastify's own errors look like: an Error with a code and a status. */
 function fastifyError(code: string, statusCode: number, message: string): Error {
@@ -78,6 +84,45 @@ describe('toProblem', () => {
     expect(toProblem(fastifyError('FST_ERR_SOMETHING', 500, 'internal detail'))).toEqual(
       INTERNAL_ERROR,
     );
+  });
+
+  // What a route meets when the network to PostgreSQL breaks under it (the
+  // lab's db-connection-reset and postgres-restart): not a bug, so not 500.
+  it.each([
+    ['a connection reset', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })],
+    [
+      'a refused connection',
+      Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+    ],
+    ['node-postgres losing the connection', new Error('Connection terminated unexpectedly')],
+    [
+      'SQLSTATE 08006 connection_failure',
+      Object.assign(new Error('connection failure'), { code: '08006' }),
+    ],
+    [
+      'SQLSTATE 57P01 admin_shutdown',
+      Object.assign(new Error('terminating connection due to administrator command'), {
+        code: '57P01',
+      }),
+    ],
+    [
+      'SQLSTATE 57P03 cannot_connect_now',
+      Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
+    ],
+  ])('given %s under a request, then 503 DATABASE_UNAVAILABLE, retryable, not 500', (_, error) => {
+    expect(toProblem(error)).toEqual(DATABASE_UNAVAILABLE);
+    expect(DATABASE_UNAVAILABLE).toMatchObject({ status: 503, code: 'DATABASE_UNAVAILABLE' });
+  });
+
+  it('given a database error that is the code’s or the setup’s fault, then still 500 INTERNAL_ERROR', () => {
+    const undefinedTable = Object.assign(new Error('relation "orders" does not exist'), {
+      code: '42P01',
+    });
+    const badPassword = Object.assign(new Error('password authentication failed'), {
+      code: '28P01',
+    });
+    expect(toProblem(undefinedTable)).toEqual(INTERNAL_ERROR);
+    expect(toProblem(badPassword)).toEqual(INTERNAL_ERROR);
   });
 
   it('answers a thrown non-error with 500 INTERNAL_ERROR', () => {
