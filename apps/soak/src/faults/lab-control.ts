@@ -26,7 +26,7 @@ function controlUrl(stack: SoakStack): string | undefined {
   return `${new URL(stack.target.gatewayUrl).protocol}//${new URL(stack.target.gatewayUrl).hostname}:${String(port)}`;
 }
 
-async function call(
+export async function call(
   stack: SoakStack,
   path: string,
   init: { method: string; json?: unknown },
@@ -43,11 +43,27 @@ async function call(
     ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
   });
   const text = await response.text();
-  if (!response.ok)
-    throw new Error(
-      `${init.method} ${path} answered ${String(response.status)}: ${text.slice(0, 300)}`,
-    );
+  if (!response.ok) throw new LabControlError(init.method, path, response.status, text);
   return text.length === 0 ? undefined : JSON.parse(text);
+}
+
+/** An answer other than 2xx, with its parsed problem document when it has one. */
+export class LabControlError extends Error {
+  readonly status: number;
+  readonly body: unknown;
+
+  constructor(method: string, path: string, status: number, text: string) {
+    super(`${method} ${path} answered ${String(status)}: ${text.slice(0, 300)}`);
+    this.name = 'LabControlError';
+    this.status = status;
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Not JSON: kept as text.
+    }
+    this.body = body;
+  }
 }
 
 const noLabControl = (stack: SoakStack) =>

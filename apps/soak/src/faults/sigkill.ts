@@ -3,7 +3,10 @@
 // supervisor is in the middle of restarting.
 import { connectClient } from '../with-client.js';
 import { RELAY_APPLICATION_NAME, RELAY_LOCK_KEY } from '@effectively-once/outbox';
+import { ProcessKilled } from '@effectively-once/contracts';
+import { z } from 'zod';
 import { seededRandom, pick } from '../plan/seeded-random.js';
+import { call, LabControlError } from './lab-control.js';
 import type { FaultInjector } from './fault.js';
 import type { SoakStack } from '../stack/soak-stack.js';
 
@@ -11,29 +14,29 @@ import type { SoakStack } from '../stack/soak-stack.js';
 const RESTART_WAIT_MS = 60_000;
 const SERVICES = ['order', 'inventory', 'inventory-2', 'payment', 'notification'] as const;
 
+const NotRunning = z.object({ code: z.literal('PROCESS_NOT_RUNNING') }).loose();
+
 /**
- * SIGKILLs the named process's current run. One that is down (another fault
- * stopped it, or it is between a crash and its restart) is waited for: the
+ * SIGKILLs the named process's current run, through the supervisor's lab
+ * API: it knows its live child, where a pid remembered here could by now
+ * name another process. One that is down (another fault stopped it, or it is
+ * between a crash and its restart) answers 409 and is waited for: the
  * schedule's faults overlap, and killing nothing would prove nothing.
  */
 async function kill(stack: SoakStack, name: string): Promise<number> {
   const deadline = Date.now() + RESTART_WAIT_MS + 60_000;
   for (;;) {
-    const pid = stack.pidOf(name);
-    if (pid !== undefined) {
-      try {
-        process.kill(pid, 'SIGKILL');
-        return pid;
-      } catch (error) {
-        // Gone since the supervisor last said (another fault stopped it): kill its next run.
-        if (!(error instanceof Error && 'code' in error && error.code === 'ESRCH')) throw error;
-        await stack.waitForStart(name, pid, RESTART_WAIT_MS + 60_000);
-        continue;
-      }
+    try {
+      const killed = ProcessKilled.parse(
+        await call(stack, `/lab/processes/${name}/kill`, { method: 'POST' }),
+      );
+      return killed.killedPid;
+    } catch (error) {
+      const notRunning =
+        error instanceof LabControlError && NotRunning.safeParse(error.body).success;
+      if (!notRunning || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    if (Date.now() > deadline)
-      throw new Error(`${name} did not run for two minutes: nothing to kill.`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
@@ -112,7 +115,7 @@ export const sigkillDuringRestart: FaultInjector = {
     const name = pick(seededRandom(seed ^ fault.index), SERVICES);
     const first = await kill(stack, name);
     const second = await stack.waitForStart(name, first, RESTART_WAIT_MS);
-    process.kill(second, 'SIGKILL');
+    await kill(stack, name);
     const third = await stack.waitForStart(name, second, RESTART_WAIT_MS);
     return `killed ${name} (pid ${String(first)}), then its restart (pid ${String(second)}) while starting; up again as pid ${String(third)}`;
   },
