@@ -8,7 +8,10 @@ import { openMailSpool } from './adapters/spool/mail-spool.js';
 const config = loadMailSinkConfig();
 const mailbox = new Mailbox({ capacity: config.capacity });
 // What an earlier run accepted is still the customer's: back in the mailbox before SMTP opens.
-const spooled = config.spoolFile === undefined ? undefined : await openMailSpool(config.spoolFile);
+const spooled =
+  config.spoolFile === undefined
+    ? undefined
+    : await openMailSpool(config.spoolFile, { capacity: config.capacity });
 for (const { email, receivedAt } of spooled?.recovered ?? []) mailbox.receive(email, receivedAt);
 // Not ready until SMTP listens; the HTTP side needs the mailbox first.
 let smtp: SmtpReceiver | undefined = undefined;
