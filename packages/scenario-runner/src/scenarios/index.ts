@@ -32,6 +32,7 @@ import { DEMAND, RESERVATION } from './support.js';
 import { dbBlackhole } from './network/db-blackhole.js';
 import { dbConnectionReset } from './network/db-connection-reset.js';
 import { dbLatency } from './network/db-latency.js';
+import { providerTrickle } from './network/provider-trickle.js';
 import { smtpBlackhole } from './network/smtp-blackhole.js';
 import { backendTerminated } from './infrastructure/backend-terminated.js';
 import { lowDbTimeouts } from './infrastructure/low-db-timeouts.js';
@@ -72,6 +73,7 @@ export const SCENARIOS: readonly Scenario[] = [
   dbConnectionReset,
   dbBlackhole,
   smtpBlackhole,
+  providerTrickle,
   backendTerminated,
   lowDbTimeouts,
   postgresRestart(),
