@@ -58,5 +58,13 @@ export function connect<Database>(url: string, options: ConnectOptions = {}): Ky
       'PostgresPoolWarning',
     );
   });
+  // A session the server ends as it accepts it (the FATAL in the same chunk
+  // as the first ReadyForQuery) emits 'error' after the pool has removed its
+  // idle listener to hand the client out, and before the borrower's code
+  // runs. Each client keeps a listener of its own for life: the error then
+  // fails the client's next query, and the pool drops it on release.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return new Kysely<Database>({ dialect: lazyBeginDialect(pool) });
 }
