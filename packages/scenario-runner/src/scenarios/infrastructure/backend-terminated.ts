@@ -7,7 +7,7 @@ import type { Scenario, ScenarioContext } from '../../scenario.js';
 import { expectNoRestart, processStarts } from './process-starts.js';
 import {
   placeSteadyOrders,
-  waitForEmails,
+  waitForLastEffects,
   waitForServicesReady,
   waitForTerminal,
 } from './order-load.js';
@@ -114,6 +114,6 @@ export const backendTerminated: Scenario = {
       confirmed === ORDERS,
       `${String(confirmed)} confirmed`,
     );
-    await waitForEmails(context, load.orderIds);
+    await waitForLastEffects(context, load.orderIds);
   },
 };

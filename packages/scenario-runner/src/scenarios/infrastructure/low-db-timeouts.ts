@@ -15,7 +15,7 @@ import {
 } from './database-settings.js';
 import {
   placeSteadyOrders,
-  waitForEmails,
+  waitForLastEffects,
   waitForServicesReady,
   waitForTerminal,
 } from './order-load.js';
@@ -167,7 +167,7 @@ export const lowDbTimeouts: Scenario = {
         confirmed === context.orderIds.length,
         `${String(confirmed)} confirmed, ${String(load.retried)} POSTs retried`,
       );
-      await waitForEmails(context, context.orderIds);
+      await waitForLastEffects(context, context.orderIds);
     } finally {
       await resetDatabaseDefaults(admin, context.stack, Object.keys(LOW));
       await reconnectServices(admin, context.stack);

@@ -117,20 +117,32 @@ export async function waitForServicesReady(
 }
 
 /**
- * Waits until every order's email reached the mail sink. After an outage the
- * saga's last step (notification) may come seconds after the order ended,
- * and the audit counts an email still missing then as never sent.
+ * Waits until the saga's last effects of every order are there: its email in
+ * the mail sink, and for a confirmed order the capture at the card processor.
+ * After an outage they may come well after the order ended: a capture whose
+ * request died with the database waits out the processor's hold on its key
+ * (409 REQUEST_IN_FLIGHT, about 30 s), and the audit would count an effect
+ * still on its way as never made.
  */
-export async function waitForEmails(
+export async function waitForLastEffects(
   context: ScenarioContext,
   orderIds: readonly string[],
   timeoutMs = 60_000,
 ): Promise<void> {
   await context.waitUntil(
-    `an email for each of the ${String(orderIds.length)} orders in the mail sink`,
+    `the email of each of the ${String(orderIds.length)} orders, and the capture of each confirmed one`,
     async () => {
       const inboxes = await Promise.all(orderIds.map((orderId) => context.api.emails(orderId)));
-      return inboxes.every((emails) => emails.length > 0) ? true : undefined;
+      if (!inboxes.every((emails) => emails.length > 0)) return undefined;
+      const orders = await Promise.all(orderIds.map((orderId) => context.api.order(orderId)));
+      const confirmed = orders.filter((order) => order.status === 'confirmed');
+      const ledger = await context.api.ledger();
+      const captured = confirmed.every((order) =>
+        ledger.some(
+          (row) => row.idempotencyKey.includes(order.orderId) && row.status === 'captured',
+        ),
+      );
+      return captured ? true : undefined;
     },
     timeoutMs,
   );

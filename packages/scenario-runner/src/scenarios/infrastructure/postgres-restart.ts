@@ -8,7 +8,7 @@ import { outagesClient } from '../../clients/outages-client.js';
 import type { Scenario } from '../../scenario.js';
 import {
   placeSteadyOrders,
-  waitForEmails,
+  waitForLastEffects,
   readyStatuses,
   waitForServicesReady,
   waitForTerminal,
@@ -85,7 +85,7 @@ export function postgresRestart(options: PostgresRestartOptions = {}): Scenario 
         confirmed === ORDERS,
         `${String(confirmed)} confirmed`,
       );
-      await waitForEmails(context, load.orderIds);
+      await waitForLastEffects(context, load.orderIds);
     },
   };
 }

@@ -11,7 +11,7 @@ import { outagesClient } from '../../clients/outages-client.js';
 import type { Scenario, ScenarioContext } from '../../scenario.js';
 import type { LabStack } from '../../stack/lab-stack.js';
 import { NOTIFICATION, PAYMENT } from '../support.js';
-import { placeSteadyOrders, waitForEmails, waitForTerminal } from './order-load.js';
+import { placeSteadyOrders, waitForLastEffects, waitForTerminal } from './order-load.js';
 import { expectNoRestart, processStarts } from './process-starts.js';
 
 export interface ProcessDownOptions {
@@ -145,7 +145,7 @@ function processDown(outage: Outage, options: ProcessDownOptions): Scenario {
         ),
         endings.join(', '),
       );
-      await waitForEmails(context, load.orderIds);
+      await waitForLastEffects(context, load.orderIds);
       await expectNoRestart(context, starts);
     },
   };
