@@ -297,6 +297,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       })),
       acknowledgements: {
         acknowledged: acknowledgements.acknowledged,
+        byBusinessKey: acknowledgements.byBusinessKey,
         lost: acknowledgements.lost.map(
           (lost) => `${lost.group} ${lost.eventType} ${lost.eventId} (${lost.streamName})`,
         ),

@@ -34,3 +34,11 @@ export {
 } from './clients/lab-control-client.js';
 export { outagesClient, type OutagesClient } from './clients/outages-client.js';
 export type { Expectation, Expected, InvariantName, Verdict } from './verdict.js';
+export { HttpError } from './clients/http.js';
+export {
+  openAdmin,
+  serviceSessions,
+  stackDatabaseNames,
+  terminateBackends,
+  type ServiceSession,
+} from './scenarios/infrastructure/stack-sessions.js';

@@ -19,6 +19,42 @@ export const MARKER_DATABASE: Readonly<Record<string, DatabaseName>> = {
   [CONSUMERS.notificationEmail]: 'notification',
 };
 
+/**
+ * A consumer that declares a business key acknowledges a semantic duplicate
+ * without a marker of its own: the transaction that would have written it
+ * rolled back on the key, and the key's row is the durable guard instead
+ * (an OrderPlaced that reaches inventory after the order's cancellation
+ * finds the order's row released, and reserves nothing). Such a delivery is
+ * accounted for when that row exists; the soak counts them apart.
+ */
+const BUSINESS_KEY_ROW: Readonly<
+  Record<string, { sql: string; params: (row: AcknowledgedRow) => unknown[] }>
+> = {
+  [CONSUMERS.inventoryReservation]: {
+    sql: 'SELECT 1 FROM inventory_order WHERE order_id::text = $1',
+    params: (row) => [orderIdOf(row.stream_name)],
+  },
+  [CONSUMERS.notificationEmail]: {
+    sql: 'SELECT 1 FROM notification WHERE order_id::text = $1 AND kind = $2',
+    params: (row) => [
+      orderIdOf(row.stream_name),
+      row.event_type === 'OrderConfirmed' ? 'order_confirmed' : 'order_cancelled',
+    ],
+  },
+};
+
+interface AcknowledgedRow {
+  group_name: string;
+  event_id: string;
+  event_type: string;
+  stream_name: string;
+}
+
+function orderIdOf(streamName: string): string {
+  const prefix = Object.values(STREAM_PREFIX).find((candidate) => streamName.startsWith(candidate));
+  return prefix === undefined ? streamName : streamName.slice(prefix.length);
+}
+
 export interface LostAcknowledgement {
   readonly group: string;
   readonly eventId: string;
@@ -29,6 +65,8 @@ export interface LostAcknowledgement {
 export interface AcknowledgementAudit {
   /** Acknowledged deliveries looked at, over every group. */
   readonly acknowledged: number;
+  /** Of them, semantic duplicates accounted for by their business key's row (no marker by design). */
+  readonly byBusinessKey: number;
   readonly lost: readonly LostAcknowledgement[];
   /** Groups the soak does not know the database of: listed, never silently passed. */
   readonly uncheckedGroups: readonly string[];
@@ -42,12 +80,7 @@ export async function auditAcknowledgements(
     Object.values(STREAM_PREFIX).map((prefix) => `${prefix}${orderId}`),
   );
   const acknowledged = await withClient(target.databases.eventStore, async (client) => {
-    const { rows } = await client.query<{
-      group_name: string;
-      event_id: string;
-      event_type: string;
-      stream_name: string;
-    }>(
+    const { rows } = await client.query<AcknowledgedRow>(
       `SELECT g.group_name, e.event_id, e.event_type, e.stream_name
          FROM es_subscription_group g
          JOIN es_event e ON CASE g.filter_kind
@@ -69,6 +102,7 @@ export async function auditAcknowledgements(
     byGroup.set(row.group_name, [...(byGroup.get(row.group_name) ?? []), row]);
   }
   const lost: LostAcknowledgement[] = [];
+  let byBusinessKey = 0;
   const uncheckedGroups: string[] = [];
   for (const [group, rows] of byGroup) {
     const database = MARKER_DATABASE[group];
@@ -83,8 +117,22 @@ export async function auditAcknowledgements(
       );
       return new Set(result.rows.map((row) => row.message_id));
     });
-    for (const row of rows) {
-      if (!marked.has(row.event_id)) {
+    const evidence = BUSINESS_KEY_ROW[group];
+    const unmarked = rows.filter((row) => !marked.has(row.event_id));
+    const keyed =
+      evidence === undefined
+        ? new Set<string>()
+        : await withClient(target.databases[database], async (client) => {
+            const found = new Set<string>();
+            for (const row of unmarked) {
+              const result = await client.query(evidence.sql, evidence.params(row));
+              if (result.rows.length > 0) found.add(row.event_id);
+            }
+            return found;
+          });
+    byBusinessKey += keyed.size;
+    for (const row of unmarked) {
+      if (!keyed.has(row.event_id)) {
         lost.push({
           group,
           eventId: row.event_id,
@@ -94,5 +142,5 @@ export async function auditAcknowledgements(
       }
     }
   }
-  return { acknowledged: acknowledged.length, lost, uncheckedGroups };
+  return { acknowledged: acknowledged.length, byBusinessKey, lost, uncheckedGroups };
 }

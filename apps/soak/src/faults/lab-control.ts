@@ -1,82 +1,36 @@
 // Faults the supervisor's lab-control server does (lab mode only): network
 // faults on the fault proxy's links, PostgreSQL stopped in immediate mode and
 // restarted, the card processor or the SMTP sink really down for a while.
-// Called over HTTP like any tool would (docs/fault-proxy.md, docs/fault-injection.md).
-import { z } from 'zod';
+// Through the scenario runner's clients, as any tool calls them
+// (docs/fault-proxy.md, docs/fault-injection.md).
+import type { LinkFault } from '@effectively-once/fault-proxy/schemas';
+import { HttpError, labControlClient, outagesClient } from '@effectively-once/scenario-runner';
 import { pick, seededRandom } from '../plan/seeded-random.js';
 import type { SoakStack } from '../stack/soak-stack.js';
 import type { FaultInjector } from './fault.js';
 
-/** Every link `pnpm start` opens in lab mode (apps/supervisor/src/lab-links.ts). */
-export const LINKS = [
-  'order-postgres',
-  'inventory-postgres',
-  'inventory-2-postgres',
-  'payment-postgres',
-  'notification-postgres',
-  'payment-provider',
-  'smtp',
-] as const;
-
-const PostgresStatus = z.object({ kind: z.enum(['embedded', 'external']) }).loose();
-
-function controlUrl(stack: SoakStack): string | undefined {
-  const port = stack.target.ports.labControl;
-  if (port === undefined) return undefined;
-  return `${new URL(stack.target.gatewayUrl).protocol}//${new URL(stack.target.gatewayUrl).hostname}:${String(port)}`;
-}
-
-export async function call(
-  stack: SoakStack,
-  path: string,
-  init: { method: string; json?: unknown },
-): Promise<unknown> {
-  const url = controlUrl(stack);
-  if (url === undefined) throw new Error('The stack has no lab-control server.');
-  if (!stack.target.faults.enabled) throw new Error('The stack runs without lab mode.');
-  const response = await fetch(`${url}${path}`, {
-    method: init.method,
-    headers: {
-      authorization: `Bearer ${stack.target.faults.token}`,
-      ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new LabControlError(init.method, path, response.status, text);
-  return text.length === 0 ? undefined : JSON.parse(text);
-}
-
-/** An answer other than 2xx, with its parsed problem document when it has one. */
-export class LabControlError extends Error {
-  readonly status: number;
-  readonly body: unknown;
-
-  constructor(method: string, path: string, status: number, text: string) {
-    super(`${method} ${path} answered ${String(status)}: ${text.slice(0, 300)}`);
-    this.name = 'LabControlError';
-    this.status = status;
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // Not JSON: kept as text.
-    }
-    this.body = body;
-  }
-}
-
 const noLabControl = (stack: SoakStack) =>
-  controlUrl(stack) === undefined ? 'the stack has no lab-control server' : undefined;
+  stack.target.ports.labControl === undefined ? 'the stack has no lab-control server' : undefined;
+
+/** A 409 PROCESS_NOT_RUNNING: the process is down (stopped by another fault, or restarting). */
+export function isNotRunning(error: unknown): boolean {
+  return (
+    error instanceof HttpError &&
+    error.status === 409 &&
+    error.message.includes('PROCESS_NOT_RUNNING')
+  );
+}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-type LinkFaultBody =
-  | { kind: 'latency'; delayMs: number }
-  | { kind: 'reset' | 'blackhole' | 'refuse' }
-  | { kind: 'trickle'; bytesPerSecond: number };
+/** A link fault as the soak plans it: its duration comes from the schedule. */
+type WithoutDuration<Fault> = Fault extends unknown ? Omit<Fault, 'durationMs'> : never;
+type LinkFaultBody = WithoutDuration<LinkFault>;
 
-/** A network fault on one link the seed picks; it clears by itself after its duration. */
+/**
+ * A network fault on one link the seed picks among those the stack has
+ * (GET /lab/links); it clears by itself after its duration.
+ */
 function linkFault(
   body: LinkFaultBody,
   durationMs: { long: number; short: number },
@@ -86,11 +40,10 @@ function linkFault(
     durationMs,
     unavailableBecause: noLabControl,
     inject: async ({ stack, seed }, fault) => {
-      const link = pick(seededRandom(seed ^ fault.index), LINKS);
-      await call(stack, `/lab/links/${link}/faults`, {
-        method: 'POST',
-        json: { ...body, durationMs: fault.durationMs },
-      });
+      const control = labControlClient(stack.target);
+      const links = (await control.links()).map((link) => link.name).sort();
+      const link = pick(seededRandom(seed ^ fault.index), links);
+      await control.applyFault(link, { ...body, durationMs: fault.durationMs });
       await pause(fault.durationMs);
       return `${body.kind} on ${link} for ${String(fault.durationMs)} ms`;
     },
@@ -112,16 +65,13 @@ export const postgresRestart: FaultInjector = {
   unavailableBecause: async (stack) => {
     const missing = noLabControl(stack);
     if (missing !== undefined) return missing;
-    const status = PostgresStatus.parse(await call(stack, '/lab/postgres', { method: 'GET' }));
+    const status = await outagesClient(stack.target).postgres();
     return status.kind === 'embedded'
       ? undefined
       : "PostgreSQL is not the stack's own (DATABASE_URL): it cannot be restarted";
   },
   inject: async ({ stack }, fault) => {
-    await call(stack, '/lab/postgres/restart', {
-      method: 'POST',
-      json: { downMs: fault.durationMs },
-    });
+    await outagesClient(stack.target).restartPostgres({ downMs: fault.durationMs });
     return `stopped in immediate mode, down ${String(fault.durationMs)} ms, started again`;
   },
 };
@@ -138,10 +88,7 @@ function processDown(
     unavailableBecause: noLabControl,
     inject: async ({ stack }, fault) => {
       const before = stack.pidOf(name);
-      await call(stack, `/lab/processes/${name}/stop`, {
-        method: 'POST',
-        json: { durationMs: fault.durationMs },
-      });
+      await outagesClient(stack.target).stopProcess(name, fault.durationMs);
       const next = await stack.waitForStart(name, before ?? -1, fault.durationMs + 60_000);
       return `${name} down for ${String(fault.durationMs)} ms, then started again as pid ${String(next)}`;
     },

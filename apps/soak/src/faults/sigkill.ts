@@ -3,18 +3,15 @@
 // supervisor is in the middle of restarting.
 import { connectClient } from '../with-client.js';
 import { RELAY_APPLICATION_NAME, RELAY_LOCK_KEY } from '@effectively-once/outbox';
-import { ProcessKilled } from '@effectively-once/contracts';
-import { z } from 'zod';
+import { outagesClient } from '@effectively-once/scenario-runner';
 import { seededRandom, pick } from '../plan/seeded-random.js';
-import { call, LabControlError } from './lab-control.js';
+import { isNotRunning } from './lab-control.js';
 import type { FaultInjector } from './fault.js';
 import type { SoakStack } from '../stack/soak-stack.js';
 
 /** How long the soak waits for the supervisor to start a killed process again. */
 const RESTART_WAIT_MS = 60_000;
 const SERVICES = ['order', 'inventory', 'inventory-2', 'payment', 'notification'] as const;
-
-const NotRunning = z.object({ code: z.literal('PROCESS_NOT_RUNNING') }).loose();
 
 /**
  * SIGKILLs the named process's current run, through the supervisor's lab
@@ -27,14 +24,9 @@ async function kill(stack: SoakStack, name: string): Promise<number> {
   const deadline = Date.now() + RESTART_WAIT_MS + 60_000;
   for (;;) {
     try {
-      const killed = ProcessKilled.parse(
-        await call(stack, `/lab/processes/${name}/kill`, { method: 'POST' }),
-      );
-      return killed.killedPid;
+      return (await outagesClient(stack.target).killProcess(name)).killedPid;
     } catch (error) {
-      const notRunning =
-        error instanceof LabControlError && NotRunning.safeParse(error.body).success;
-      if (!notRunning || Date.now() > deadline) throw error;
+      if (!isNotRunning(error) || Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }

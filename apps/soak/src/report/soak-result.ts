@@ -50,6 +50,8 @@ export interface SoakResult {
   }[];
   readonly acknowledgements: {
     readonly acknowledged: number;
+    /** Semantic duplicates acknowledged without a marker, accounted for by their business key's row. */
+    readonly byBusinessKey: number;
     readonly lost: readonly string[];
     readonly uncheckedGroups: readonly string[];
   };
@@ -167,7 +169,7 @@ export function formatSoakReport(result: SoakResult, machine: string): string {
     ...result.invariants.map(
       (check) => `| ${check.name} | ${check.status}: ${check.summary.replaceAll('|', '\\|')} |`,
     ),
-    `| acknowledged messages have their marker | ${result.acknowledgements.lost.length === 0 ? 'held' : 'broken'}: ${String(result.acknowledgements.acknowledged)} acknowledged deliveries, ${String(result.acknowledgements.lost.length)} without a marker |`,
+    `| acknowledged messages have their marker | ${result.acknowledgements.lost.length === 0 ? 'held' : 'broken'}: ${String(result.acknowledgements.acknowledged)} acknowledged deliveries, ${String(result.acknowledgements.byBusinessKey)} of them semantic duplicates accounted for by their business key, ${String(result.acknowledgements.lost.length)} with neither marker nor business key |`,
     `| orders stuck (GET /api/admin/stuck) | ${String(result.stuck.length)} |`,
   ];
   if (result.replayedSuperseded.length > 0) {

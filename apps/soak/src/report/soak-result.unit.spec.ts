@@ -37,7 +37,7 @@ const green: SoakResult = {
   invariants: [
     { name: 'orders-terminal', status: 'held', summary: '3 of 3 orders', violations: [] },
   ],
-  acknowledgements: { acknowledged: 30, lost: [], uncheckedGroups: [] },
+  acknowledgements: { acknowledged: 30, byBusinessKey: 1, lost: [], uncheckedGroups: [] },
   replayedSuperseded: [],
   stuck: [],
   restarts: 1,
