@@ -1,9 +1,10 @@
 // A system the saga depends on is really down: the supervisor stops its
 // process (the card processor, the SMTP sink) and starts it again after a
 // while, as an outage of a minute would. The services keep running and keep
-// retrying; a message whose retries ran out meanwhile is parked with its
-// reason and replayed by the operator once the system is back (docs/saga.md);
-// every order ends, and no card is charged and no email sent twice.
+// retrying; an outage is waited out without counting toward parking (ADR
+// 0021), and whatever was parked anyway (a crash meanwhile) is replayed by
+// the operator once the system is back. Every order ends, and no card is
+// charged and no email sent twice.
 import { orderStream } from '@effectively-once/contracts';
 import type { JournalEntry } from '@effectively-once/fault-injection';
 import { ReplayedParked } from '@effectively-once/service-kit';
@@ -165,7 +166,7 @@ export function providerDown(options: ProcessDownOptions = {}): Scenario {
       consumer: PAYMENT,
       port: (stack) => stack.ports.paymentProvider,
       summary: (seconds) =>
-        `The supervisor stops the card processor for ${String(seconds)} s while orders are placed. Payment cannot reach it and hands each request back for a later attempt; a request whose retries run out is parked with its reason, and the runner replays it once the processor is back. Every order ends confirmed, each authorized and captured once; with the lab’s short retry budget (5), an order whose last attempt comes while the processor is down ends cancelled as payment_unavailable instead, holding nothing.`,
+        `The supervisor stops the card processor for ${String(seconds)} s while orders are placed. Payment cannot reach it and hands each request back for a later attempt, waiting the outage out. Every order ends confirmed, each authorized and captured once; with the lab’s short retry budget (5), an order whose last-chance close of its key reaches the processor first finds nothing authorized and ends cancelled as payment_unavailable instead, holding nothing. Anything parked is replayed once the processor is back.`,
     },
     options,
   );
@@ -185,7 +186,7 @@ export function smtpDown(options: ProcessDownOptions = {}): Scenario {
       consumer: NOTIFICATION,
       port: (stack) => stack.ports.mailSink,
       summary: (seconds) =>
-        `The supervisor stops the SMTP sink for ${String(seconds)} s while orders are placed. The orders are confirmed meanwhile; notification cannot connect and hands each email back for a later attempt, an email whose retries run out is parked and replayed once the sink is back. Every order gets its confirmation email once.`,
+        `The supervisor stops the SMTP sink for ${String(seconds)} s while orders are placed. The orders are confirmed meanwhile; notification cannot connect and hands each email back for a later attempt, waiting the outage out rather than parking it. Every order gets its confirmation email once, after the sink is back.`,
     },
     options,
   );
