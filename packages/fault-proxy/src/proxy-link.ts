@@ -74,8 +74,6 @@ export async function openLink(options: LinkOptions): Promise<ProxyLink> {
   const host = options.listen?.host ?? '127.0.0.1';
   let faults: LinkFaults = NO_FAULTS;
   let closed = false;
-  /** Read through a function: `closed` changes while syncListener awaits. */
-  const isClosed = () => closed;
   let server: Server | undefined;
   let expiryTimer: NodeJS.Timeout | undefined;
   const open = new Set<Connection>();
@@ -107,6 +105,11 @@ export async function openLink(options: LinkOptions): Promise<ProxyLink> {
     });
 
   function accept(client: Socket): void {
+    if (closed) {
+      // Accepted by a listener that close() is about to shut.
+      client.destroy();
+      return;
+    }
     counts.connections += 1;
     const fate = connectionFate(faults, Date.now());
     if (fate !== 'accept') {
@@ -150,31 +153,53 @@ export async function openLink(options: LinkOptions): Promise<ProxyLink> {
     });
   }
 
-  async function startListening(port: number): Promise<number> {
+  /** Binds a fresh listener; it only becomes `server` once the caller knows it is still wanted. */
+  async function bind(port: number): Promise<{ next: Server; bound: number }> {
     const next = createServer({ allowHalfOpen: true }, accept);
     const bound = await listen(next, host, port);
-    server = next;
-    return bound;
+    return { next, bound };
   }
 
-  const port = await startListening(options.listen?.port ?? 0);
+  const first = await bind(options.listen?.port ?? 0);
+  server = first.next;
+  const port = first.bound;
 
-  /** Refuse closes the listening socket, so a client gets a real ECONNREFUSED; it reopens on the same port after. */
-  async function syncListener(): Promise<void> {
-    const refusing = connectionFate(faults, Date.now()) === 'refuse';
-    if (refusing && server !== undefined) {
-      const stopping = server;
-      server = undefined;
-      stopping.close();
-    } else if (!refusing && server === undefined) {
-      // The port may still be held a moment; the link keeps trying while it lives.
-      while (!isClosed()) {
-        try {
-          await startListening(port);
-          return;
-        } catch {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
+  const wantsListening = () => !closed && connectionFate(faults, Date.now()) !== 'refuse';
+  const settled = () => wantsListening() === (server !== undefined);
+  let syncing: Promise<void> | undefined;
+
+  /**
+   * Refuse closes the listening socket, so a client gets a real ECONNREFUSED;
+   * it reopens on the same port after. One sync runs at a time and re-reads
+   * the wanted state after every await: faults change and close() is called
+   * while a listen or a close is under way, and two syncs racing each other
+   * left a listener open during a refuse or after close().
+   */
+  function syncListener(): Promise<void> {
+    if (syncing === undefined && !settled()) {
+      syncing = reconcile().finally(() => {
+        syncing = undefined;
+        // A change may have come in after the loop's last look and before this ran.
+        if (!settled()) void syncListener();
+      });
+    }
+    return syncing ?? Promise.resolve();
+  }
+
+  async function reconcile(): Promise<void> {
+    while (!settled()) {
+      if (server !== undefined) {
+        const stopping = server;
+        server = undefined;
+        await new Promise<void>((resolve) => stopping.close(() => resolve()));
+        continue;
+      }
+      try {
+        // Becomes the listener only if it is still wanted; the next turn closes it otherwise.
+        server = (await bind(port)).next;
+      } catch {
+        // The port may still be held a moment; a fault change or close() wakes this early.
+        await waitUntil(Date.now() + 100);
       }
     }
   }
@@ -230,10 +255,8 @@ export async function openLink(options: LinkOptions): Promise<ProxyLink> {
         connection.client.destroy();
         connection.upstream.destroy();
       }
-      const stopping = server;
-      server = undefined;
-      if (stopping !== undefined)
-        await new Promise<void>((resolve) => stopping.close(() => resolve()));
+      // Closes the listener, or waits for a reopen in flight to bind and close it.
+      await syncListener();
     },
   };
 }

@@ -31,6 +31,8 @@ export function pump(source: Socket, destination: Socket, link: PumpLink): void 
   const queue: Queued[] = [];
   let queuedBytes = 0;
   let ended = false;
+  /** When the source's FIN came in: it goes on like a zero-length chunk, after everything before it. */
+  let endedAt = 0;
   let running = false;
 
   const drained = () =>
@@ -68,7 +70,20 @@ export function pump(source: Socket, destination: Socket, link: PumpLink): void 
         if (step.pauseMs > 0) await link.waitUntil(Date.now() + step.pauseMs);
       }
     }
-    if (ended && !destination.destroyed) destination.end();
+    // The FIN is a packet too: a blackhole holds it (and latency delays it) even
+    // with nothing queued, or the upstream would see a clean end while the
+    // client's last bytes are still held, or before they were ever sent.
+    while (ended && queue.length === 0 && !destination.destroyed && !destination.writableEnded) {
+      const step = nextChunkStep({
+        faults: link.faults(),
+        now: Date.now(),
+        arrivedAt: endedAt,
+        length: 0,
+      });
+      if (step.type === 'hold') await link.waitUntil(step.until);
+      else if (step.type === 'wait') await link.waitUntil(step.at);
+      else destination.end();
+    }
   }
 
   function kick(): void {
@@ -90,6 +105,7 @@ export function pump(source: Socket, destination: Socket, link: PumpLink): void 
   });
   source.on('end', () => {
     ended = true;
+    endedAt = Date.now();
     kick();
   });
 }
