@@ -1,5 +1,5 @@
 import { openFaultProxy, type FaultProxy } from '@effectively-once/fault-proxy';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { linkRoutes } from './links.routes.js';
 import { buildLabControlApp } from './server.js';
 
@@ -19,6 +19,14 @@ beforeAll(async () => {
   });
   app = buildLabControlApp({ token, routes: [linkRoutes(proxy)] });
 });
+
+// Each test starts from links without faults, whatever ran before it.
+beforeEach(() => {
+  for (const link of proxy.links()) proxy.clear(link.name);
+});
+
+const faultsApplied = (name: string) =>
+  proxy.links().find((link) => link.name === name)?.faultsApplied;
 
 afterAll(async () => {
   await app.close();
@@ -45,6 +53,7 @@ describe('/lab/links', () => {
   });
 
   it('when a fault is posted, then the link reports it in force until its end, and counts it', async () => {
+    const before = faultsApplied('order-postgres')?.latency ?? 0;
     const response = await app.inject({
       method: 'POST',
       url: '/lab/links/order-postgres/faults',
@@ -58,10 +67,17 @@ describe('/lab/links', () => {
     }>();
     expect(stats.active).toMatchObject([{ kind: 'latency', delayMs: 250 }]);
     expect(Date.parse(stats.active[0]?.until ?? '')).toBeGreaterThan(Date.now() + 50_000);
-    expect(stats.faultsApplied['latency']).toBe(1);
+    expect(stats.faultsApplied['latency']).toBe(before + 1);
   });
 
-  it('when the faults are deleted, then none is in force', async () => {
+  it('given a fault in force, when the faults are deleted, then none is in force', async () => {
+    const posted = await app.inject({
+      method: 'POST',
+      url: '/lab/links/order-postgres/faults',
+      headers: auth,
+      payload: { kind: 'latency', delayMs: 250, durationMs: 60_000 },
+    });
+    expect(posted.json<{ active: unknown[] }>().active).toHaveLength(1);
     const response = await app.inject({
       method: 'DELETE',
       url: '/lab/links/order-postgres/faults',
@@ -72,6 +88,7 @@ describe('/lab/links', () => {
   });
 
   it('given an unknown kind or a missing duration, then 400 VALIDATION_FAILED and nothing applied', async () => {
+    const before = faultsApplied('smtp');
     for (const payload of [{ kind: 'flood', durationMs: 1_000 }, { kind: 'reset' }]) {
       const response = await app.inject({
         method: 'POST',
@@ -82,8 +99,7 @@ describe('/lab/links', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
     }
-    const smtp = proxy.links().find((link) => link.name === 'smtp');
-    expect(smtp?.faultsApplied.reset).toBe(0);
+    expect(faultsApplied('smtp')).toEqual(before);
   });
 
   it('given an unknown link, then 404 LINK_NOT_FOUND as a problem document', async () => {
@@ -99,6 +115,7 @@ describe('/lab/links', () => {
   });
 
   it('given no token, then 401 and no fault applied', async () => {
+    const before = faultsApplied('smtp');
     const response = await app.inject({
       method: 'POST',
       url: '/lab/links/smtp/faults',
@@ -106,5 +123,6 @@ describe('/lab/links', () => {
     });
     expect(response.statusCode).toBe(401);
     expect(proxy.links().find((link) => link.name === 'smtp')?.active).toEqual([]);
+    expect(faultsApplied('smtp')).toEqual(before);
   });
 });
