@@ -37,7 +37,7 @@ export interface SoakArgs {
   readonly writeDocs: boolean;
 }
 
-export const SHORT_SOAK = { orders: 150, ratePerSecond: 3, faultEveryMs: 60_000 } as const;
+export const SHORT_SOAK = { orders: 150, ratePerSecond: 5, faultEveryMs: 60_000 } as const;
 /**
  * 3 orders/s: a lab stack takes one message at a time per consumer process,
  * and on this 2-core machine completes about 3 orders/s while faults strike;
