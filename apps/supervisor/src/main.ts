@@ -170,13 +170,18 @@ async function stopAll(exitCode: number): Promise<void> {
       await stateWrite.catch(() => undefined);
       await removeStateFile(config.stateFile, process.pid);
     }
-    await labControl?.close();
+    // Not awaited first: it waits for its requests in flight, and a PostgreSQL
+    // restart in flight ends only when postgres.stop() below cuts its pause short.
+    const closingLabControl = labControl
+      ?.close()
+      .catch((error: unknown) => say(`lab-control did not close cleanly: ${String(error)}`));
     for (const group of [...GROUPS].reverse()) {
       await Promise.all(running.filter((p) => p.spec.group === group).map((p) => p.stop()));
     }
     // After the processes: a link closed under a stopping service would look like a fault.
     await proxy?.close();
     await postgres?.stop();
+    await closingLabControl;
     if (mailSpoolDir !== undefined) await rm(mailSpoolDir, { recursive: true, force: true });
     say('stopped');
     process.exit(exitCode);
