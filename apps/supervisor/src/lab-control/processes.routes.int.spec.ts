@@ -108,6 +108,36 @@ describe('POST /lab/processes/:name/stop', () => {
     await until(() => (startsOf().length > before ? true : undefined));
   });
 
+  it('given two stops at once, when started early and stopped again, then no timer of theirs starts it behind the new stop', async () => {
+    const stop = (durationMs: number) =>
+      app.inject({
+        method: 'POST',
+        url: '/lab/processes/payment-provider/stop',
+        headers: auth,
+        payload: { durationMs },
+      });
+    await Promise.all([stop(400), stop(400)]);
+    await app.inject({
+      method: 'POST',
+      url: '/lab/processes/payment-provider/start',
+      headers: auth,
+    });
+    await until(() => (processes[0]?.state === 'running' ? true : undefined));
+    await stop(60_000);
+    const before = startsOf().length;
+
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+
+    expect(processes[0]?.state).toBe('paused');
+    expect(startsOf().length).toBe(before);
+    await app.inject({
+      method: 'POST',
+      url: '/lab/processes/payment-provider/start',
+      headers: auth,
+    });
+    await until(() => (processes[0]?.state === 'running' ? true : undefined));
+  });
+
   it('given an unknown name, then 404 PROCESS_NOT_FOUND as a problem document', async () => {
     const response = await app.inject({
       method: 'POST',

@@ -73,6 +73,9 @@ export function processRoutes(input: ProcessRoutesInput): LabControlRoutes {
           cancelResume(process_.spec.name);
           input.say(`lab: stopping ${process_.spec.name} for ${String(durationMs)} ms`);
           await process_.pause();
+          // Another stop may have set its resume while this one waited for the pause:
+          // the last to finish governs, and no earlier timer is left that /start cannot cancel.
+          cancelResume(process_.spec.name);
           const timer = setTimeout(() => {
             resumes.delete(process_.spec.name);
             input.say(`lab: starting ${process_.spec.name} again`);
