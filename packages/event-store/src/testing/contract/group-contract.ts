@@ -140,6 +140,10 @@ export function groupContract(context: GroupContext): void {
     const prefix = uniqueName('since');
     const stream = `${prefix}-1`;
     await store.appendToStream(stream, newEvents(1), { expectedRevision: 'no_stream' });
+    // A start time has millisecond precision and includes its whole millisecond,
+    // so the two events must not share one: an older event recorded in the same
+    // millisecond as the later one is, rightly, "at or after" it.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const later = newEvent();
     await store.appendToStream(stream, [later], { expectedRevision: 0 });
     const [recordedLater] = await store.readStream(stream, { fromRevision: 1 });
