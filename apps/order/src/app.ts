@@ -1,9 +1,12 @@
 // The order service's HTTP application, built from injected dependencies so
 // tests build it on their own database and call `inject`.
 import { createServiceApp, type FastifyZodInstance } from '@effectively-once/service-kit';
-import { registerOrderRoutes } from './adapters/http/orders.routes.js';
+import { registerCancelOrderRoute } from './cancel-order/cancel-order.route.js';
 import { ORDER_SERVICE } from './config.js';
+import { registerGetOrderRoute } from './get-order/get-order.route.js';
+import { registerListOrdersRoute } from './list-orders/list-orders.route.js';
 import type { OrderServiceDeps } from './order-service.deps.js';
+import { registerPlaceOrderRoute } from './place-order/place-order.route.js';
 
 export type { OrderServiceDeps } from './order-service.deps.js';
 
@@ -17,6 +20,10 @@ export function buildApp(
   options: { logLevel?: string; logger?: boolean } = {},
 ): FastifyZodInstance {
   const app = createServiceApp({ service: ORDER_SERVICE, ...deps, ...options });
-  registerOrderRoutes(app, deps);
+  // The public order API, one use case per folder.
+  registerPlaceOrderRoute(app, deps);
+  registerListOrdersRoute(app, deps);
+  registerGetOrderRoute(app, deps);
+  registerCancelOrderRoute(app, deps);
   return app;
 }

@@ -1,12 +1,12 @@
 // GET /orders: a page of order ids from the key rows, newest first, each
 // order's status and version read from its stream.
 import type { OrderList } from '@effectively-once/contracts';
-import type { OrderServiceDeps } from '../../order-service.deps.js';
-import { loadOrder } from '../eventStore/order-stream.js';
-import { listOrderRequests } from '../postgres/order-request.repository.js';
-import { invalidCursor } from './order.problems.js';
+import type { OrderServiceDeps } from '../order-service.deps.js';
+import { loadOrder } from '../adapters/eventStore/order-stream.js';
+import { listOrderRequests } from '../adapters/postgres/order-request.repository.js';
+import { invalidCursor } from '../adapters/http/order.problems.js';
 import { decodeCursor, encodeCursor } from './order-cursor.js';
-import { isPlaced } from './order-resource.js';
+import { isPlaced } from '../adapters/http/order-resource.js';
 
 /**
  * One page of orders. An order whose key row exists but whose OrderPlaced is

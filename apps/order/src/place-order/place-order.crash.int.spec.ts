@@ -4,15 +4,15 @@ import { orderStream, type PlaceOrderRequest } from '@effectively-once/contracts
 import { requestFingerprint } from '@effectively-once/service-kit/idempotency-key';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { orderDeadlines } from '../../domain/order-deadlines.js';
-import { decide } from '../../domain/order.decide.js';
-import { initialOrderState } from '../../domain/order.state.js';
-import { CUSTOMER_EMAIL, ITEMS } from '../../domain/testing/order.fixtures.js';
-import { createOrderTestEnv, DEFAULT_DEADLINES } from '../../testing/order-test-env.js';
-import { appendOrderEvents, commandCause } from '../eventStore/order-stream.js';
-import { fireDueDeadlines } from '../timers/fire-due-deadlines.js';
-import { findOrderRequest } from '../postgres/order-request.repository.js';
-import { claimWithTimers } from './place-order.js';
+import { orderDeadlines } from '../domain/order-deadlines.js';
+import { decide } from '../domain/order.decide.js';
+import { initialOrderState } from '../domain/order.state.js';
+import { CUSTOMER_EMAIL, ITEMS } from '../domain/testing/order.fixtures.js';
+import { createOrderTestEnv, DEFAULT_DEADLINES } from '../testing/order-test-env.js';
+import { appendOrderEvents, commandCause } from '../adapters/eventStore/order-stream.js';
+import { fireDueDeadlines } from '../adapters/timers/fire-due-deadlines.js';
+import { findOrderRequest } from '../adapters/postgres/order-request.repository.js';
+import { claimWithTimers } from './place-order.handler.js';
 
 const env = await createOrderTestEnv();
 const body: PlaceOrderRequest = {

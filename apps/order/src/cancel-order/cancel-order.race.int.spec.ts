@@ -3,11 +3,11 @@
 import { orderStream } from '@effectively-once/contracts';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { orderPlaced, paymentRequested } from '../../domain/testing/order.fixtures.js';
-import { createOrderTestEnv } from '../../testing/order-test-env.js';
-import { withRivalAppends } from '../../testing/rival-writer.js';
-import { appendOrderEvents } from '../eventStore/order-stream.js';
-import { cancelOrder, MAX_CANCEL_ATTEMPTS } from './cancel-order.js';
+import { orderPlaced, paymentRequested } from '../domain/testing/order.fixtures.js';
+import { createOrderTestEnv } from '../testing/order-test-env.js';
+import { withRivalAppends } from '../testing/rival-writer.js';
+import { appendOrderEvents } from '../adapters/eventStore/order-stream.js';
+import { cancelOrder, MAX_CANCEL_ATTEMPTS } from './cancel-order.handler.js';
 
 const env = await createOrderTestEnv();
 

@@ -2,9 +2,9 @@
 import type { OrderList } from '@effectively-once/contracts';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CUSTOMER_EMAIL, ITEMS } from '../../domain/testing/order.fixtures.js';
-import { createOrderTestEnv } from '../../testing/order-test-env.js';
-import { claimOrderRequest } from '../postgres/order-request.repository.js';
+import { CUSTOMER_EMAIL, ITEMS } from '../domain/testing/order.fixtures.js';
+import { createOrderTestEnv } from '../testing/order-test-env.js';
+import { claimOrderRequest } from '../adapters/postgres/order-request.repository.js';
 
 const env = await createOrderTestEnv();
 

@@ -3,8 +3,8 @@
 // processor does not know is accepted and ends as a declined payment (the saga).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CUSTOMER_EMAIL, ITEMS } from '../../domain/testing/order.fixtures.js';
-import { createOrderTestEnv } from '../../testing/order-test-env.js';
+import { CUSTOMER_EMAIL, ITEMS } from '../domain/testing/order.fixtures.js';
+import { createOrderTestEnv } from '../testing/order-test-env.js';
 
 const env = await createOrderTestEnv();
 

@@ -15,17 +15,23 @@ import { OrderResource, type PlaceOrderRequest } from '@effectively-once/contrac
 import { WrongExpectedRevisionError } from '@effectively-once/event-store';
 import { requestFingerprint } from '@effectively-once/service-kit/idempotency-key';
 import { randomUUID } from 'node:crypto';
-import { orderDeadlines } from '../../domain/order-deadlines.js';
-import { decide } from '../../domain/order.decide.js';
-import { initialOrderState } from '../../domain/order.state.js';
-import type { OrderServiceDeps } from '../../order-service.deps.js';
-import { appendDecided } from '../eventStore/append-decided.js';
-import { commandCause, loadOrder, type LoadedOrder } from '../eventStore/order-stream.js';
-import { rearmDeadlines, scheduleDeadlines } from '../postgres/order-deadline.repository.js';
-import type { OrderRequest } from '../postgres/order-request.table.js';
-import { claimOrderRequest, saveOrderResponse } from '../postgres/order-request.repository.js';
-import { idempotencyKeyReused } from './order.problems.js';
-import { isPlaced, toOrderResource } from './order-resource.js';
+import { orderDeadlines } from '../domain/order-deadlines.js';
+import { decide } from '../domain/order.decide.js';
+import { initialOrderState } from '../domain/order.state.js';
+import type { OrderServiceDeps } from '../order-service.deps.js';
+import { appendDecided } from '../adapters/eventStore/append-decided.js';
+import { commandCause, loadOrder, type LoadedOrder } from '../adapters/eventStore/order-stream.js';
+import {
+  rearmDeadlines,
+  scheduleDeadlines,
+} from '../adapters/postgres/order-deadline.repository.js';
+import type { OrderRequest } from '../adapters/postgres/order-request.table.js';
+import {
+  claimOrderRequest,
+  saveOrderResponse,
+} from '../adapters/postgres/order-request.repository.js';
+import { idempotencyKeyReused } from '../adapters/http/order.problems.js';
+import { isPlaced, toOrderResource } from '../adapters/http/order-resource.js';
 
 export interface PlaceOrderInput {
   readonly idempotencyKey: string;

@@ -2,10 +2,10 @@
 import { orderStream, type PlaceOrderRequest } from '@effectively-once/contracts';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CUSTOMER_EMAIL, ITEMS } from '../../domain/testing/order.fixtures.js';
-import { createOrderTestEnv } from '../../testing/order-test-env.js';
-import { recordStreamReads } from '../../testing/stream-reads.js';
-import { placeOrder } from './place-order.js';
+import { CUSTOMER_EMAIL, ITEMS } from '../domain/testing/order.fixtures.js';
+import { createOrderTestEnv } from '../testing/order-test-env.js';
+import { recordStreamReads } from '../testing/stream-reads.js';
+import { placeOrder } from './place-order.handler.js';
 
 const env = await createOrderTestEnv();
 const body: PlaceOrderRequest = {

@@ -3,7 +3,7 @@
 // breaking clients; checked with zod, because a client hands it back.
 import { OrderId } from '@effectively-once/contracts';
 import { z } from 'zod';
-import type { OrderListingKey } from '../postgres/order-request.repository.js';
+import type { OrderListingKey } from '../adapters/postgres/order-request.repository.js';
 
 const CursorSchema = z.object({ createdAt: z.iso.datetime(), orderId: OrderId });
 

@@ -4,12 +4,12 @@
 // decide again, a few times.
 import type { OrderResource } from '@effectively-once/contracts';
 import { WrongExpectedRevisionError } from '@effectively-once/event-store';
-import { decide } from '../../domain/order.decide.js';
-import type { OrderServiceDeps } from '../../order-service.deps.js';
-import { appendDecided } from '../eventStore/append-decided.js';
-import { commandCause, loadOrder } from '../eventStore/order-stream.js';
-import { orderContended, orderNotFound, refusalProblem } from './order.problems.js';
-import { isPlaced, toOrderResource } from './order-resource.js';
+import { decide } from '../domain/order.decide.js';
+import type { OrderServiceDeps } from '../order-service.deps.js';
+import { appendDecided } from '../adapters/eventStore/append-decided.js';
+import { commandCause, loadOrder } from '../adapters/eventStore/order-stream.js';
+import { orderContended, orderNotFound, refusalProblem } from '../adapters/http/order.problems.js';
+import { isPlaced, toOrderResource } from '../adapters/http/order-resource.js';
 
 /** Appends tried before giving up with 409 ORDER_CHANGED_CONCURRENTLY. */
 export const MAX_CANCEL_ATTEMPTS = 3;
