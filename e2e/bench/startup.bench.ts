@@ -15,7 +15,7 @@ import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { StackReadyMessage } from '@effectively-once/contracts';
+import { StackReadyMessage } from '@effectively-once/stack-protocol';
 import { writeBenchmarkSection } from '../../tooling/benchmarks-doc.js';
 import { freePort } from '../support/free-port.js';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 // The supervisor's own schema of its messages: zod only, none of its code.
-import { StackReadyMessage } from '@effectively-once/contracts';
+import { StackReadyMessage } from '@effectively-once/stack-protocol';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SUPERVISOR = 'apps/supervisor/src/main.ts';

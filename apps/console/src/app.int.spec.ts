@@ -5,13 +5,8 @@
 // console asks to replay (its own judgement is tested in the service kit);
 // metrics scrape no process.
 import { EventEmitter } from 'node:events';
-import {
-  CONSUMERS,
-  orderStream,
-  paymentStream,
-  type DeliveryOutcomeMessage,
-  type StackTarget,
-} from '@effectively-once/contracts';
+import { CONSUMERS, orderStream, paymentStream } from '@effectively-once/contracts';
+import { type DeliveryOutcomeMessage, type StackTarget } from '@effectively-once/stack-protocol';
 import {
   createPostgresEventStore,
   eventStoreMigrations,

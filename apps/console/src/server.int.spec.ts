@@ -4,7 +4,8 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { CONSUMERS, orderStream, type DeliveryOutcomeMessage } from '@effectively-once/contracts';
+import { CONSUMERS, orderStream } from '@effectively-once/contracts';
+import { type DeliveryOutcomeMessage } from '@effectively-once/stack-protocol';
 import { eventStoreMigrations } from '@effectively-once/event-store';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { afterAll, describe, expect, it } from 'vitest';

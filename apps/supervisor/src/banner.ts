@@ -1,6 +1,6 @@
 // What the terminal shows: the lab-mode warning at start, and every URL once
 // the stack is ready. Pure text, so the wording is tested without a stack.
-import type { StackFaults, StackPorts } from '@effectively-once/contracts';
+import type { StackFaults, StackPorts } from '@effectively-once/stack-protocol';
 
 /**
  * The lines printed before anything starts when lab mode is on: the token is

@@ -2,7 +2,10 @@
 // IPC messages (service-kit's reportSettlement), so the supervisor checks and
 // relabels each one and parses no log text: reading every service's output
 // for them cost the supervisor about a sixth of its CPU (issue 13).
-import { DeliveryOutcomeReport, type DeliveryOutcomeMessage } from '@effectively-once/contracts';
+import {
+  DeliveryOutcomeReport,
+  type DeliveryOutcomeMessage,
+} from '@effectively-once/stack-protocol';
 
 /**
  * The console's message for one IPC message of a child, named after the

@@ -1,4 +1,7 @@
-import { DeliveryOutcomeMessage, type DeliveryOutcomeReport } from '@effectively-once/contracts';
+import {
+  DeliveryOutcomeMessage,
+  type DeliveryOutcomeReport,
+} from '@effectively-once/stack-protocol';
 import { describe, expect, it } from 'vitest';
 import { outcomeForConsole } from './delivery-outcomes.js';
 

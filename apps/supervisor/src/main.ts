@@ -26,7 +26,7 @@ import { DEFAULT_RESTART_POLICY } from './restart-policy.js';
 import { seedInventory } from './seed.js';
 import { defineStack, ENTRIES, type ProcessGroup, type ProcessSpec } from './stack.js';
 import { stackTarget } from './stack-target.js';
-import type { StackReadyMessage, StackState } from '@effectively-once/contracts';
+import type { StackReadyMessage, StackState } from '@effectively-once/stack-protocol';
 import { removeStateFile, writeStateFile } from './state-file.js';
 import {
   superviseProcess,

@@ -1,7 +1,7 @@
 // What a running stack tells the tools that drive it: the state file and the
 // console process (CONSOLE_STACK) are built from this one value, so they
 // never disagree about URLs, ports, databases or tokens.
-import type { StackFaults, StackPorts, StackTarget } from '@effectively-once/contracts';
+import type { StackFaults, StackPorts, StackTarget } from '@effectively-once/stack-protocol';
 import type { DatabaseUrls } from './stack.js';
 
 /**

@@ -1,7 +1,7 @@
 // What `pnpm start` runs, in start order, and the environment each process
 // gets. Pure: the ports and database URLs come in, process specs go out, so
 // the wiring is unit-tested without starting anything.
-import type { StackFaults, StackPorts } from '@effectively-once/contracts';
+import type { StackFaults, StackPorts } from '@effectively-once/stack-protocol';
 import {
   linkAt,
   PAYMENT_PROVIDER_LINK,
@@ -13,7 +13,7 @@ import {
 } from './lab-links.js';
 import { stackTarget } from './stack-target.js';
 
-export type { StackPorts } from '@effectively-once/contracts';
+export type { StackPorts } from '@effectively-once/stack-protocol';
 
 export const FIXED_PORTS: StackPorts = Object.freeze({
   gateway: 3000,

@@ -1,4 +1,4 @@
-import { StackTarget } from '@effectively-once/contracts';
+import { StackTarget } from '@effectively-once/stack-protocol';
 import { describe, expect, it } from 'vitest';
 import {
   defineStack,

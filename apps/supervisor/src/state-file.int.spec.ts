@@ -4,7 +4,7 @@ import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StackState } from '@effectively-once/contracts';
+import type { StackState } from '@effectively-once/stack-protocol';
 import { readStackState } from './state-file.js';
 import { removeStateFile, writeStateFile } from './state-file.js';
 import { FIXED_PORTS } from './stack.js';

@@ -3,7 +3,7 @@
 // database URLs), removed when the stack stops in order.
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { StackState } from '@effectively-once/contracts';
+import { StackState } from '@effectively-once/stack-protocol';
 
 const OwnerOnly = StackState.pick({ pid: true });
 

@@ -1,4 +1,6 @@
+export * from './api/delivery-outcome.api.js';
 export * from './api/emails.api.js';
+export * from './api/gateway.api.js';
 export * from './api/inventory.api.js';
 export * from './api/ledger.api.js';
 export * from './api/lineage.api.js';
@@ -6,6 +8,12 @@ export * from './api/notifications.api.js';
 export * from './api/orders.api.js';
 export * from './api/payments.api.js';
 export * from './api/problem.api.js';
+export {
+  PROBLEMS,
+  problemTypeOf,
+  type DocumentedProblem,
+  type ProblemCode,
+} from './api/problem-catalogue.js';
 export * from './commands/order.commands.js';
 export * from './consumers.js';
 export * from './events/inventory.events.js';
@@ -22,7 +30,3 @@ export * from './events/parse-event.js';
 export * from './events/payment.events.js';
 export * from './events/values.js';
 export * from './streams.js';
-export * from './openapi/index.js';
-export * from './stack/stack-state.js';
-export * from './stack/delivery-outcome.js';
-export * from './stack/lab-control-outages.js';

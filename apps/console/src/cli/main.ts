@@ -3,7 +3,8 @@
 // answer for a terminal. Exit code 1 when the order is not found, 2 when the
 // command cannot run.
 import { readFile } from 'node:fs/promises';
-import { OrderLineage, StackState, StuckOrderList } from '@effectively-once/contracts';
+import { OrderLineage, StuckOrderList } from '@effectively-once/contracts';
+import { StackState } from '@effectively-once/stack-protocol';
 import { parseLineageArgs, USAGE, UsageError, type LineageCommand } from './cli-args.js';
 import { loadLineageCliConfig } from './config.js';
 import { formatLineage, formatStuckOrders } from './format-lineage.js';

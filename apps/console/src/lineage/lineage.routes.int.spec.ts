@@ -10,8 +10,8 @@ import {
   orderStream,
   StuckOrderList,
   type ServiceLineage,
-  type StackTarget,
 } from '@effectively-once/contracts';
+import { type StackTarget } from '@effectively-once/stack-protocol';
 import { createPostgresEventStore, eventStoreMigrations } from '@effectively-once/event-store';
 import { receive } from '@effectively-once/event-store/testing';
 import { createTestDatabase } from '@effectively-once/postgres/testing';

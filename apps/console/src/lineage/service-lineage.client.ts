@@ -2,7 +2,8 @@
 // /lineage/:orderId, ADR 0018), in parallel and with a short timeout each: a
 // service that is down is reported as a failed source and the lineage is
 // assembled from the others.
-import { ServiceLineage, type StackTarget } from '@effectively-once/contracts';
+import { ServiceLineage } from '@effectively-once/contracts';
+import { type StackTarget } from '@effectively-once/stack-protocol';
 
 export const LINEAGE_SERVICES = ['order', 'inventory', 'payment', 'notification'] as const;
 export type LineageService = (typeof LINEAGE_SERVICES)[number];

@@ -3,7 +3,7 @@
 // sends those lines to this process over the IPC channel as
 // DeliveryOutcomeMessage. Started without a supervisor there is no channel,
 // and the page says outcomes are unavailable.
-import { DeliveryOutcomeMessage } from '@effectively-once/contracts';
+import { DeliveryOutcomeMessage } from '@effectively-once/stack-protocol';
 import type { DeliveryView } from '../api/console.api.js';
 import type { Feed } from './feed.js';
 

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { DeliveryOutcomeMessage } from '@effectively-once/contracts';
+import type { DeliveryOutcomeMessage } from '@effectively-once/stack-protocol';
 import { describe, expect, it } from 'vitest';
 import { listenForDeliveryOutcomes } from './delivery-outcomes.js';
 import { createFeed } from './feed.js';

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { StackTarget } from '@effectively-once/contracts';
+import type { StackTarget } from '@effectively-once/stack-protocol';
 import {
   createHttpServer,
   registerMetricsRoute,

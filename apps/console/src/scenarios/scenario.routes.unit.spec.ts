@@ -1,4 +1,4 @@
-import type { StackTarget } from '@effectively-once/contracts';
+import type { StackTarget } from '@effectively-once/stack-protocol';
 import { SCENARIOS } from '@effectively-once/scenario-runner';
 import { createHttpServer, type FastifyZodInstance } from '@effectively-once/service-kit';
 import Fastify from 'fastify';

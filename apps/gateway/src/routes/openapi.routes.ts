@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from '@effectively-once/contracts';
+import { buildOpenApiDocument } from '../openapi/build-openapi-document.js';
 import type { GatewayInstance } from '../app.js';
 
 /** GET /api/openapi.json: the document docs/openapi.json holds, built once at start. */

@@ -1,5 +1,5 @@
 // The gateway's routes and the OpenAPI document describe the same API.
-import { buildOpenApiDocument } from '@effectively-once/contracts';
+import { buildOpenApiDocument } from '../openapi/build-openapi-document.js';
 import type { HTTPMethods } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type GatewayInstance } from '../app.js';

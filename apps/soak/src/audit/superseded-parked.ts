@@ -6,7 +6,7 @@
 // failure of the soak, and the audit that follows reports it.
 import { connectClient } from '../with-client.js';
 import { z } from 'zod';
-import type { StackTarget } from '@effectively-once/contracts';
+import type { StackTarget } from '@effectively-once/stack-protocol';
 import { MARKER_DATABASE } from './lost-acknowledgements.js';
 
 const ParkedList = z.object({

@@ -6,7 +6,7 @@ import {
   PostgresRestarted,
   PostgresRestartRequest,
   PostgresStatus,
-} from '@effectively-once/contracts';
+} from '@effectively-once/fault-injection/outages';
 import type { PostgresServer } from '@effectively-once/postgres';
 import { ProblemError } from '@effectively-once/service-kit';
 import type { LabControlRoutes } from './server.js';

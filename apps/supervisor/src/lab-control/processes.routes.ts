@@ -8,7 +8,7 @@ import {
   ProcessStopRequest,
   SupervisedProcessList,
   SupervisedProcessView,
-} from '@effectively-once/contracts';
+} from '@effectively-once/fault-injection/outages';
 import { ProblemError } from '@effectively-once/service-kit';
 import { z } from 'zod';
 import type { SupervisedProcess } from '../supervised-process.js';

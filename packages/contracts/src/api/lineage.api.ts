@@ -4,7 +4,7 @@
 // public bodies of GET /api/orders/{orderId}/lineage and GET /api/admin/stuck,
 // and the per-service body the console asks each service for.
 import { z } from 'zod';
-import { DeliveryOutcomeName, DeliverySettlement } from '../stack/delivery-outcome.js';
+import { DeliveryOutcomeName, DeliverySettlement } from './delivery-outcome.api.js';
 import { CancellationReason, OrderDeadlineName, OrderDeadlines } from '../events/order.events.js';
 import { OrderId, Timestamp } from '../events/values.js';
 import { OrderStatus } from './orders.api.js';

@@ -8,7 +8,7 @@ import {
   ProcessKilled,
   SupervisedProcessList,
   SupervisedProcessView,
-} from '@effectively-once/contracts';
+} from '@effectively-once/fault-injection/outages';
 import { labToken, type LabStack } from '../stack/lab-stack.js';
 import { callJson } from './http.js';
 import { labControlUrl } from './lab-control-client.js';

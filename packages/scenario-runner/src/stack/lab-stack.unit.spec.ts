@@ -1,4 +1,4 @@
-import type { StackTarget } from '@effectively-once/contracts';
+import type { StackTarget } from '@effectively-once/stack-protocol';
 import { describe, expect, it } from 'vitest';
 import { labToken, serviceDatabase, serviceUrl } from './lab-stack.js';
 

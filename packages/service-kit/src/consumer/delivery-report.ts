@@ -1,7 +1,8 @@
 // What the loop says about a settled delivery: one log line (ids and outcome,
 // never the payload), one count unless processOnce already counted it, and,
 // under the supervisor, one IPC message for the console (supervisor-channel.ts).
-import type { DeliveryOutcomeReport, DeliverySettlement } from '@effectively-once/contracts';
+import type { DeliverySettlement } from '@effectively-once/contracts';
+import type { DeliveryOutcomeReport } from '@effectively-once/stack-protocol';
 import type { Delivery } from '@effectively-once/event-store';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OutcomeScope } from '../metrics/outcome-scope.js';

@@ -1,4 +1,4 @@
-import { DeliveryOutcomeReport } from '@effectively-once/contracts';
+import { DeliveryOutcomeReport } from '@effectively-once/stack-protocol';
 import { describe, expect, it } from 'vitest';
 import { outcomeReport } from './delivery-report.js';
 

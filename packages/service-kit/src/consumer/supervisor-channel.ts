@@ -3,7 +3,7 @@
 // not log lines: the supervisor spent about a sixth of its CPU parsing the
 // services' output to find them (issue 13). Without a channel (a service
 // started on its own, a test), nothing is sent.
-import type { DeliveryOutcomeReport } from '@effectively-once/contracts';
+import type { DeliveryOutcomeReport } from '@effectively-once/stack-protocol';
 
 /**
  * Sends the report to the supervisor when there is one. Fire and forget: a

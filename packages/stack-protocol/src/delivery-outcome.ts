@@ -2,27 +2,9 @@
 // line (docs/observability.md: exactly one per delivery, after it was
 // settled). A service started by the supervisor sends it over its IPC
 // channel; the supervisor adds the process's name and passes it on to the
-// console process, which shows it in the order timelines. A contract between
-// processes, so it lives here; zod only.
+// console process, which shows it in the order timelines. zod only.
+import { DeliveryOutcomeName, DeliverySettlement } from '@effectively-once/contracts';
 import { z } from 'zod';
-
-export const DeliveryOutcomeName = z.enum([
-  'applied',
-  'duplicate',
-  'ignored',
-  'retryable_failure',
-  'terminal_failure',
-]);
-export type DeliveryOutcomeName = z.infer<typeof DeliveryOutcomeName>;
-
-/**
- * What was done with the delivery: acknowledged, handed back for another
- * attempt, or parked. The outcome says what processing concluded, the
- * settlement what happened to the message, and the two can part: the failure
- * lab's redeliver fault hands back a delivery whose work was applied.
- */
-export const DeliverySettlement = z.enum(['ack', 'retry', 'park']);
-export type DeliverySettlement = z.infer<typeof DeliverySettlement>;
 
 /** Sent by the supervisor to the console over IPC, one per settled delivery. */
 export const DeliveryOutcomeMessage = z.object({

@@ -7,7 +7,7 @@ import {
   OrderList,
   OrderResource,
   PlaceOrderRequest,
-} from '../../api/orders.api.js';
+} from '@effectively-once/contracts';
 import { INVALID_REQUEST, UPSTREAM_FAILURES, jsonResponse, problemResponse } from '../responses.js';
 
 const IdempotencyKeyHeader = z.object({

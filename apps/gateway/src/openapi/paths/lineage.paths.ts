@@ -2,8 +2,7 @@
 // (the gateway forwards them to it), from the event store, the delivery
 // outcomes and each service's own database (docs/lineage.md).
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { OrderLineage, StuckOrderList } from '../../api/lineage.api.js';
-import { OrderIdParams } from '../../api/orders.api.js';
+import { OrderLineage, StuckOrderList, OrderIdParams } from '@effectively-once/contracts';
 import { INVALID_REQUEST, UPSTREAM_FAILURES, jsonResponse, problemResponse } from '../responses.js';
 
 export const lineagePaths: ZodOpenApiPathsObject = {

@@ -1,7 +1,8 @@
 // What the supervisor's lab-control server takes and answers for the real
 // outages: PostgreSQL restarted in immediate mode, a process of the stack
 // stopped for a while or killed. A contract between the supervisor and the
-// tools that drive it (scenario runner, soak, console), so it lives here; zod only.
+// tools that drive it (scenario runner, soak, console): part of the lab, so it
+// lives with the lab's faults and goes with them; zod only (the ./outages export).
 import { z } from 'zod';
 
 /** POST /lab/postgres/restart: how long the server stays down; 5 s unless given. */

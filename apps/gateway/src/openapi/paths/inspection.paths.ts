@@ -2,11 +2,16 @@
 // order did: the payment attempt, the notifications, the provider's ledger and
 // the mail the customer received.
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { EmailList, ListEmailsQuery } from '../../api/emails.api.js';
-import { Ledger, LedgerQuery } from '../../api/ledger.api.js';
-import { ListNotificationsQuery, NotificationList } from '../../api/notifications.api.js';
-import { OrderIdParams } from '../../api/orders.api.js';
-import { PaymentView } from '../../api/payments.api.js';
+import {
+  EmailList,
+  ListEmailsQuery,
+  Ledger,
+  LedgerQuery,
+  ListNotificationsQuery,
+  NotificationList,
+  OrderIdParams,
+  PaymentView,
+} from '@effectively-once/contracts';
 import { INVALID_REQUEST, UPSTREAM_FAILURES, jsonResponse, problemResponse } from '../responses.js';
 
 export const inspectionPaths: ZodOpenApiPathsObject = {

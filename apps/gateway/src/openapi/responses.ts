@@ -2,8 +2,12 @@
 // a problem document with one example per code, and the gateway's own failures.
 import type { $ZodType } from 'zod/v4/core';
 import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi';
-import { ProblemDetails } from '../api/problem.api.js';
-import { PROBLEMS, problemTypeOf, type ProblemCode } from './problem-catalogue.js';
+import {
+  ProblemDetails,
+  PROBLEMS,
+  problemTypeOf,
+  type ProblemCode,
+} from '@effectively-once/contracts';
 
 export function jsonResponse(description: string, schema: $ZodType): ZodOpenApiResponseObject {
   return { description, content: { 'application/json': { schema } } };

@@ -1,6 +1,6 @@
 // The routes the gateway answers itself rather than forwarding.
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { HealthReport, ServiceLiveness, ServiceNameParams } from '../gateway.api.js';
+import { HealthReport, ServiceLiveness, ServiceNameParams } from '@effectively-once/contracts';
 import { INVALID_REQUEST, UPSTREAM_FAILURES, jsonResponse } from '../responses.js';
 
 export const gatewayPaths: ZodOpenApiPathsObject = {

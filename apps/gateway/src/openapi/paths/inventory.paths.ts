@@ -6,8 +6,8 @@ import {
   SkuParams,
   StockLevel,
   StockLevelList,
-} from '../../api/inventory.api.js';
-import { IdempotencyKey } from '../../api/orders.api.js';
+  IdempotencyKey,
+} from '@effectively-once/contracts';
 import { INVALID_REQUEST, UPSTREAM_FAILURES, jsonResponse, problemResponse } from '../responses.js';
 
 const RestockKeyHeader = z.object({

@@ -1,8 +1,8 @@
 // What a running stack tells the tools that drive it: the state file the
 // supervisor writes once the stack is ready (the scenario runner, the
 // invariant auditor and the console find the URLs, ports, databases and lab
-// token there) and the "ready" message it sends to a parent over IPC. A
-// contract between processes like the events, so it lives here; zod only.
+// token there) and the "ready" message it sends to a parent over IPC. Not a
+// message of the saga, so not in the contracts: the supervisor owns it. zod only.
 import { z } from 'zod';
 
 /** Lab mode is off, or on with the bearer token every /admin/lab call must carry. */

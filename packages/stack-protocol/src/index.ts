@@ -1,0 +1,2 @@
+export * from './delivery-outcome.js';
+export * from './stack-state.js';
