@@ -1,13 +1,12 @@
-// POST /orders/:orderId/cancel: decide on the loaded order, append at its
-// revision and answer with the order those events make, without reading the
-// stream again; when another writer (the saga) got there first, reload and
-// decide again, a few times.
+// POST /orders/:orderId/cancel through the order's command handler (load,
+// decide, append at the loaded revision, answer without reading again); when
+// another writer (the saga) got there first, load and decide again, a few times.
 import type { OrderResource } from '@effectively-once/contracts';
 import { WrongExpectedRevisionError } from '@effectively-once/event-store';
 import { decide } from '../domain/order.decide.js';
+import { handleOrderCommand } from '../order-command/order-command.handler.js';
 import type { OrderServiceDeps } from '../order-service.deps.js';
-import { appendDecided } from '../adapters/eventStore/append-decided.js';
-import { commandCause, loadOrder } from '../adapters/eventStore/order-stream.js';
+import { commandCause } from '../adapters/eventStore/order-stream.js';
 import { orderContended, orderNotFound, refusalProblem } from '../adapters/http/order.problems.js';
 import { isPlaced, toOrderResource } from '../adapters/http/order-resource.js';
 
@@ -29,22 +28,17 @@ export async function cancelOrder(
 ): Promise<OrderResource> {
   const { orderId } = input;
   for (let attempt = 1; attempt <= MAX_CANCEL_ATTEMPTS; attempt++) {
-    const loaded = await loadOrder(deps.store, orderId);
-    const decision = decide(
-      { type: 'CancelOrder', data: { orderId, now: deps.now() } },
-      loaded.state,
-    );
-    if (decision.outcome === 'refused') throw refusalProblem(decision.code, decision.detail);
-    if (decision.events.length === 0 && isPlaced(loaded)) return toOrderResource(loaded);
     try {
-      const cancelling = await appendDecided(deps.store, loaded, {
+      const cancel = await handleOrderCommand(deps, {
         orderId,
-        events: decision.events,
         causeId: commandCause('CancelOrder', orderId),
         traceparent: input.traceparent,
+        decide: (state) =>
+          decide({ type: 'CancelOrder', data: { orderId, now: deps.now() } }, state),
       });
-      if (!isPlaced(cancelling)) throw orderNotFound(orderId);
-      return toOrderResource(cancelling);
+      if (cancel.outcome === 'refused') throw refusalProblem(cancel.code, cancel.detail);
+      if (!isPlaced(cancel.order)) throw orderNotFound(orderId);
+      return toOrderResource(cancel.order);
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
     }

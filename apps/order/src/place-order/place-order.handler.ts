@@ -18,8 +18,8 @@ import { randomUUID } from 'node:crypto';
 import { orderDeadlines } from '../domain/order-deadlines.js';
 import { decide } from '../domain/order.decide.js';
 import { initialOrderState } from '../domain/order.state.js';
+import { handleOrderCommand } from '../order-command/order-command.handler.js';
 import type { OrderServiceDeps } from '../order-service.deps.js';
-import { appendDecided } from '../adapters/eventStore/append-decided.js';
 import { commandCause, loadOrder, type LoadedOrder } from '../adapters/eventStore/order-stream.js';
 import {
   rearmDeadlines,
@@ -96,33 +96,36 @@ async function appendPlacement(
   input: PlaceOrderInput,
 ): Promise<LoadedOrder | undefined> {
   const orderId = request.order_id;
-  const before = notPlaced();
-  // Decided against an empty stream: the row's order id was minted for this key.
-  // The row's time is the placement time, so a retry decides the very same event.
-  const decision = decide(
-    {
-      type: 'PlaceOrder',
-      data: {
-        orderId,
-        ...input.body,
-        deadlines: orderDeadlines(request.created_at, deps.deadlines),
-        now: request.created_at,
-      },
-    },
-    before.state,
-  );
-  if (decision.outcome === 'refused')
-    throw new Error(`A new order was refused: ${decision.detail}`);
   let placed: LoadedOrder | undefined;
   try {
-    // An earlier attempt with this key that appended already is a same-id
-    // retry: the store writes nothing and answers with OrderPlaced's revision.
-    placed = await appendDecided(deps.store, before, {
+    // Decided against an empty stream, not read: the row's order id was minted
+    // for this key. An earlier attempt with this key that appended already is
+    // a same-id retry: the store writes nothing and answers with OrderPlaced's
+    // revision. The row's time is the placement time, so a retry decides the
+    // very same event.
+    const placement = await handleOrderCommand(deps, {
       orderId,
-      events: decision.events,
+      loaded: notPlaced(),
       causeId: commandCause('PlaceOrder', orderId),
       traceparent: input.traceparent,
+      decide: (state) =>
+        decide(
+          {
+            type: 'PlaceOrder',
+            data: {
+              orderId,
+              ...input.body,
+              deadlines: orderDeadlines(request.created_at, deps.deadlines),
+              now: request.created_at,
+            },
+          },
+          state,
+        ),
     });
+    if (placement.outcome === 'refused') {
+      throw new Error(`A new order was refused: ${placement.detail}`);
+    }
+    placed = placement.order;
   } catch (error) {
     // Another event holds the stream's first place; only a read can tell the order.
     if (!(error instanceof WrongExpectedRevisionError)) throw error;

@@ -57,7 +57,7 @@ export interface TimelineEntry {
 /**
  * The time an order event carries. The timeline takes it from the event, not
  * from the store's record time, so an order folded right after an append (see
- * append-decided.ts) reads the same as the order loaded later.
+ * order-command/fold-appended.ts) reads the same as the order loaded later.
  */
 export function occurredAtOf(event: OrderEvent): string {
   switch (event.type) {

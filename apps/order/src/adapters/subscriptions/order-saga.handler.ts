@@ -7,7 +7,12 @@
 //   which carry the same ids, and the store accepts them as a no-op).
 // - another writer appends first (the customer's cancel): WrongExpectedRevision
 //   rolls the marker back and the delivery is retried against the new state.
-import { CONSUMERS, type KnownEvent, type KnownEventType } from '@effectively-once/contracts';
+import {
+  CONSUMERS,
+  type KnownEvent,
+  type KnownEventType,
+  type OrderEvent,
+} from '@effectively-once/contracts';
 import {
   WrongExpectedRevisionError,
   type EventStore,
@@ -27,9 +32,10 @@ import {
   isOrderSagaInput,
   type OrderSagaInput,
 } from '../../domain/order-saga.decide.js';
+import type { Decision } from '../../domain/order.decide.js';
 import { paymentAnswerMismatch } from '../../domain/payment-answer.check.js';
+import { handleOrderCommand } from '../../order-command/order-command.handler.js';
 import {
-  appendOrderEvents,
   loadOrder,
   UnreadableOrderStreamError,
   type LoadedOrder,
@@ -101,15 +107,20 @@ async function runSagaStep(
   if (mismatch !== undefined) {
     throw terminalFailure(`${input.type} ${recorded.id} for order ${orderId} ${mismatch}.`);
   }
-  const events = decideOrderSaga(input, loaded.state, deps.now());
+  const now = deps.now();
+  let events: readonly OrderEvent[];
   try {
-    await appendOrderEvents(deps.store, {
+    const step = await handleOrderCommand(deps, {
       orderId,
-      events,
-      expectedRevision: loaded.revision,
+      loaded,
       causeId: recorded.id,
       traceparent: recorded.metadata.traceparent,
+      decide: (state): Decision<never> => ({
+        outcome: 'accepted',
+        events: decideOrderSaga(input, state, now),
+      }),
     });
+    events = step.events;
   } catch (error) {
     if (error instanceof WrongExpectedRevisionError) {
       throw retryableFailure(

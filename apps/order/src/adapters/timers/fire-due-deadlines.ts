@@ -10,12 +10,13 @@
 // - the row fires into an empty stream while a retry of the placement is
 //   appending: the placement re-arms the row after its append (a new
 //   generation), so this firing is not marked and the row fires again.
-import type { OrderDeadlineName } from '@effectively-once/contracts';
+import type { OrderDeadlineName, OrderEvent } from '@effectively-once/contracts';
 import { WrongExpectedRevisionError, type EventStore } from '@effectively-once/event-store';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { decide } from '../../domain/order.decide.js';
-import { appendOrderEvents, commandCause, loadOrder } from '../eventStore/order-stream.js';
+import { handleOrderCommand } from '../../order-command/order-command.handler.js';
+import { commandCause } from '../eventStore/order-stream.js';
 import { findDueDeadlines, markDeadlineFired } from '../postgres/order-deadline.repository.js';
 import type { OrderDeadlineRow } from '../postgres/order-deadline.table.js';
 import type { OrderDatabase } from '../postgres/order.database.js';
@@ -57,17 +58,16 @@ async function fireDeadline(
   const { order_id: orderId, deadline } = row;
   const left = (why: LeftBecause) => ({ orderId, deadline, outcome: 'left', why }) as const;
   const now = deps.now();
-  const loaded = await loadOrder(deps.store, orderId);
-  const decision = decide({ type: 'ExpireOrder', data: { orderId, deadline, now } }, loaded.state);
-  // This clock is behind the one that found the row due: try again next pass.
-  if (decision.outcome === 'refused') return left('not_due');
+  let events: readonly OrderEvent[];
   try {
-    await appendOrderEvents(deps.store, {
+    const expiry = await handleOrderCommand(deps, {
       orderId,
-      events: decision.events,
-      expectedRevision: loaded.revision,
       causeId: commandCause('ExpireOrder', orderId),
+      decide: (state) => decide({ type: 'ExpireOrder', data: { orderId, deadline, now } }, state),
     });
+    // This clock is behind the one that found the row due: try again next pass.
+    if (expiry.outcome === 'refused') return left('not_due');
+    events = expiry.events;
   } catch (error) {
     if (error instanceof WrongExpectedRevisionError) return left('order_changed');
     throw error;
@@ -78,7 +78,7 @@ async function fireDeadline(
     generation: row.generation,
     firedAt: now,
   });
-  const appended = decision.events.map((event) => event.type);
+  const appended = events.map((event) => event.type);
   if (!marked && appended.length === 0) return left('superseded');
   deps.log.info(
     { orderId, deadline, appended },

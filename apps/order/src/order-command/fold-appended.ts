@@ -1,17 +1,15 @@
-// The write half of one load-decide-append: append what `decide` returned at
-// the loaded revision, and answer with the order those events make, folded in
-// memory from the loaded order. The stream is not read a second time.
+// The pure half of the order's command handler: the order after an append,
+// folded in memory from the loaded order and the events just appended, so a
+// command answers without reading the stream a second time.
 import type { OrderEvent } from '@effectively-once/contracts';
-import type { AppendResult, EventStore } from '@effectively-once/event-store';
-import { evolve } from '../../domain/order.evolve.js';
+import type { AppendResult } from '@effectively-once/event-store';
 import {
-  appendOrderEvents,
   occurredAtOf,
   orderEventId,
-  type AppendOrderEventsInput,
   type LoadedOrder,
   type TimelineEntry,
-} from './order-stream.js';
+} from '../adapters/eventStore/order-stream.js';
+import { evolve } from '../domain/order.evolve.js';
 
 export interface AppendedEvents {
   readonly events: readonly OrderEvent[];
@@ -44,22 +42,4 @@ export function foldAppended(loaded: LoadedOrder, input: AppendedEvents): Loaded
     revision: appended.nextExpectedRevision,
     timeline: [...loaded.timeline, ...added],
   };
-}
-
-/**
- * Appends the decided events at `loaded`'s revision and returns the order
- * after them. Throws WrongExpectedRevisionError when another writer got there
- * first; nothing is appended when there are no events.
- *
- * @example
- * const next = await appendDecided(store, loaded, { orderId, events: decision.events, causeId });
- */
-export async function appendDecided(
-  store: EventStore,
-  loaded: LoadedOrder,
-  input: Omit<AppendOrderEventsInput, 'expectedRevision'>,
-): Promise<LoadedOrder> {
-  const appended = await appendOrderEvents(store, { ...input, expectedRevision: loaded.revision });
-  if (appended === undefined) return loaded;
-  return foldAppended(loaded, { events: input.events, causeId: input.causeId, appended });
 }

@@ -1,15 +1,21 @@
 import type { OrderEvent } from '@effectively-once/contracts';
 import { describe, expect, it } from 'vitest';
-import { evolve } from '../../domain/order.evolve.js';
-import { initialOrderState } from '../../domain/order.state.js';
+import { evolve } from '../domain/order.evolve.js';
+import { decide } from '../domain/order.decide.js';
+import { initialOrderState } from '../domain/order.state.js';
 import {
   cancellationRequested,
+  LATER,
   orderCancelled,
   orderPlaced,
   paymentRequested,
-} from '../../domain/testing/order.fixtures.js';
-import { foldAppended } from './append-decided.js';
-import { occurredAtOf, orderEventId, type LoadedOrder } from './order-stream.js';
+} from '../domain/testing/order.fixtures.js';
+import { foldAppended } from './fold-appended.js';
+import {
+  occurredAtOf,
+  orderEventId,
+  type LoadedOrder,
+} from '../adapters/eventStore/order-stream.js';
 
 const ORDER_ID = '0b7c3c1e-4f7a-4e55-9a0f-6d2b1c9e8a01';
 const position = { commit: 10n, prepare: 10n };
@@ -85,5 +91,32 @@ describe('foldAppended', () => {
     });
 
     expect(next).toBe(loaded);
+  });
+
+  it('given an order awaiting payment, when CancelOrder is decided and appended at revision 2, then the order is cancelling at revision 2 with the request last in its timeline', () => {
+    const loaded = loadedWith([orderPlaced(ORDER_ID), paymentRequested(ORDER_ID)]);
+    const decision = decide(
+      { type: 'CancelOrder', data: { orderId: ORDER_ID, now: LATER } },
+      loaded.state,
+    );
+    if (decision.outcome !== 'accepted') throw new Error('CancelOrder was refused');
+
+    const next = foldAppended(loaded, {
+      events: decision.events,
+      causeId: `CancelOrder:${ORDER_ID}`,
+      appended: { nextExpectedRevision: 2n, position },
+    });
+
+    expect(next.state).toMatchObject({
+      status: 'cancelling',
+      cancellationReason: 'customer_request',
+    });
+    expect(next.revision).toBe(2n);
+    expect(next.timeline.at(-1)).toEqual({
+      eventId: orderEventId(`CancelOrder:${ORDER_ID}`, 0),
+      type: 'OrderCancellationRequested',
+      version: 2,
+      occurredAt: LATER.toISOString(),
+    });
   });
 });

@@ -1,0 +1,91 @@
+// The order's one command handler: load the stream (unless the caller already
+// holds the order), decide, append at the loaded revision, and answer with the
+// order those events make, folded in memory: the stream is never read again
+// after an append. Place, cancel, the deadline timer and the saga all write
+// order streams through it.
+import type { OrderEvent } from '@effectively-once/contracts';
+import type { EventStore } from '@effectively-once/event-store';
+import {
+  appendOrderEvents,
+  loadOrder,
+  type LoadedOrder,
+} from '../adapters/eventStore/order-stream.js';
+import type { Decision } from '../domain/order.decide.js';
+import type { OrderState } from '../domain/order.state.js';
+import { foldAppended } from './fold-appended.js';
+
+export interface OrderCommandDeps {
+  readonly store: EventStore;
+}
+
+export interface OrderCommand<Code extends string> {
+  readonly orderId: string;
+  /** The pure decision, made on the loaded state. */
+  readonly decide: (state: OrderState) => Decision<Code>;
+  /** The id the events' ids derive from, so a repeated command writes nothing twice. */
+  readonly causeId: string;
+  readonly traceparent?: string | undefined;
+  /** The order as the caller already holds it (a fresh order id has no stream); loaded when absent. */
+  readonly loaded?: LoadedOrder | undefined;
+}
+
+export interface AcceptedCommand {
+  readonly outcome: 'accepted';
+  /** What was appended; empty when the order had nothing to change. */
+  readonly events: readonly OrderEvent[];
+  /** The order after the append, as a fresh load would return it. */
+  readonly order: LoadedOrder;
+}
+
+export interface RefusedCommand<Code extends string> {
+  readonly outcome: 'refused';
+  readonly code: Code;
+  readonly detail: string;
+  /** The order as it was loaded. */
+  readonly order: LoadedOrder;
+}
+
+/** A decider that never refuses (the saga's) has no refused outcome to handle. */
+export type OrderCommandResult<Code extends string> =
+  AcceptedCommand | ([Code] extends [never] ? never : RefusedCommand<Code>);
+
+/**
+ * Decides `command` on the order and appends the events at the loaded
+ * revision. Throws WrongExpectedRevisionError when another writer appended
+ * after the load: the caller decides whether to load and decide again.
+ *
+ * @example
+ * const result = await handleOrderCommand(deps, {
+ *   orderId,
+ *   decide: (state) => decide({ type: 'CancelOrder', data: { orderId, now } }, state),
+ *   causeId: commandCause('CancelOrder', orderId),
+ * });
+ */
+export async function handleOrderCommand<Code extends string>(
+  deps: OrderCommandDeps,
+  command: OrderCommand<Code>,
+): Promise<OrderCommandResult<Code>> {
+  const { orderId, causeId } = command;
+  const loaded = command.loaded ?? (await loadOrder(deps.store, orderId));
+  const decision = command.decide(loaded.state);
+  if (decision.outcome === 'refused') {
+    const refused: RefusedCommand<Code> = {
+      outcome: 'refused',
+      code: decision.code,
+      detail: decision.detail,
+      order: loaded,
+    };
+    return refused as OrderCommandResult<Code>;
+  }
+  const { events } = decision;
+  const appended = await appendOrderEvents(deps.store, {
+    orderId,
+    events,
+    expectedRevision: loaded.revision,
+    causeId,
+    traceparent: command.traceparent,
+  });
+  const order =
+    appended === undefined ? loaded : foldAppended(loaded, { events, causeId, appended });
+  return { outcome: 'accepted', events, order };
+}
