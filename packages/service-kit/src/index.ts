@@ -72,3 +72,24 @@ export {
   registerConsumerOperationRoutes,
   type OperatedConsumer,
 } from './http/consumer-operations.routes.js';
+export { runService } from './run-service/run-service.js';
+export { startService, type RunningService } from './run-service/start-service.js';
+export {
+  startDeclaredConsumer,
+  type DeclaredConsumerInput,
+} from './run-service/start-declared-consumer.js';
+export {
+  SHUTDOWN_PHASES,
+  shutdownList,
+  type ShutdownList,
+  type ShutdownPhase,
+} from './run-service/shutdown-list.js';
+export type {
+  Closable,
+  DeclaredConsumer,
+  LabOpener,
+  ServiceContext,
+  ServiceDeclaration,
+  ServiceLab,
+  ServiceResources,
+} from './run-service/service-declaration.js';

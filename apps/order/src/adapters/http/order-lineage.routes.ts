@@ -10,7 +10,7 @@ import type { OrderDatabase } from '../postgres/order.database.js';
 import { ORDER_SAGA_EVENTS } from '../subscriptions/order-saga.handler.js';
 
 /** The order's timers, due first. */
-async function readOrderTimers(
+export async function readOrderTimers(
   db: Kysely<OrderDatabase>,
   orderId: string,
 ): Promise<LineageTimerRow[]> {

@@ -1,17 +1,15 @@
 // The saga's subscription: group order-saga-v1 over the inventory- and
 // payment- streams, each delivery handled by handleOrderSagaEvent.
-import { CONSUMERS } from '@effectively-once/contracts';
-import { countMarkers } from '@effectively-once/idempotency';
 import {
-  startConsumer,
+  startDeclaredConsumer,
   type ConsumerHandler,
+  type DeclaredConsumer,
   type DeliveryHooks,
   type RunningConsumer,
-  type StartConsumerInput,
 } from '@effectively-once/service-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OrderServiceDeps } from '../../order-service.deps.js';
-import { handleOrderSagaEvent, ORDER_SAGA_EVENTS } from './order-saga.handler.js';
+import { handleOrderSagaEvent, ORDER_SAGA_EVENTS, orderSaga } from './order-saga.handler.js';
 
 /** order-saga-v1's handler, as the subscription and the operator's replay run it. */
 export function orderSagaHandler(deps: OrderServiceDeps): ConsumerHandler {
@@ -20,8 +18,14 @@ export function orderSagaHandler(deps: OrderServiceDeps): ConsumerHandler {
     handleOrderSagaEvent({ db, store, now, onOutcome: metrics.consumerOutcome }, event, recorded);
 }
 
+/** order-saga-v1 as the service declares it to runService. */
+export function orderSagaConsumer(deps: OrderServiceDeps): DeclaredConsumer {
+  return { consumer: orderSaga, eventTypes: ORDER_SAGA_EVENTS, handle: orderSagaHandler(deps) };
+}
+
 /**
- * Starts the saga's consumer and reports its marker rows to the metrics.
+ * Starts the saga's consumer as runService does, marker rows reported to the
+ * metrics, without the rest of the service (the consumer's own test).
  *
  * @example
  * const saga = startOrderSaga({ deps, log: app.log });
@@ -32,19 +36,13 @@ export function startOrderSaga(input: {
   log: FastifyBaseLogger;
   /** Lab mode's delivery hooks; absent otherwise. */
   hooks?: DeliveryHooks | undefined;
-  settings?: Pick<StartConsumerInput, 'concurrency' | 'groupSettings'>;
 }): RunningConsumer {
-  const { db, metrics } = input.deps;
-  const consumer = CONSUMERS.orderSaga;
-  metrics.trackMarkerRows({ consumer, count: () => countMarkers(db, consumer) });
-  return startConsumer({
-    store: input.deps.store,
-    consumer,
-    eventTypes: ORDER_SAGA_EVENTS,
-    handle: orderSagaHandler(input.deps),
+  const { db, store, metrics } = input.deps;
+  return startDeclaredConsumer(orderSagaConsumer(input.deps), {
+    db,
+    store,
     metrics,
     log: input.log,
     hooks: input.hooks,
-    ...input.settings,
   });
 }

@@ -1,0 +1,115 @@
+// What a service tells runService about itself: its configuration, its
+// migrations, its HTTP app, its consumers and whatever else it runs. Every
+// consumer is named once, here; runService derives the rest (subscription
+// groups, marker metrics, operator routes, lineage, the shutdown order).
+import type { KnownEventType } from '@effectively-once/contracts';
+import type { EventStore, OrderingKey } from '@effectively-once/event-store';
+import type { Consumer } from '@effectively-once/idempotency';
+import type { Migrations } from '@effectively-once/postgres';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { ServiceConfig } from '../config.js';
+import type { DeliveryHooks } from '../consumer/delivery-hooks.js';
+import type { ConsumerHandler } from '../consumer/handler.js';
+import type { FaultPoints } from '../faults/fault-points.js';
+import type { FaultsConfig } from '../faults/fault-settings.js';
+import type { FastifyZodInstance } from '../http/create-http-server.js';
+import type { LineageTimerRow } from '../lineage/lineage.routes.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
+
+/** Anything runService closes at shutdown. */
+export interface Closable {
+  close(): void | Promise<void>;
+}
+
+/** What runService opens before it asks the declaration for anything. */
+export interface ServiceResources<Database> {
+  db: Kysely<Database>;
+  store: EventStore;
+  metrics: ServiceMetrics;
+  /** The service's one clock. */
+  now: () => Date;
+}
+
+/** What consumers, workers and timers are built from. */
+export interface ServiceContext<Database> extends ServiceResources<Database> {
+  /** The HTTP app's logger, so every line of the process carries the service's name. */
+  log: FastifyBaseLogger;
+  /** The failure lab's fault points in lab mode; `noFaults` otherwise. */
+  faults: FaultPoints;
+}
+
+/** One consumer: its definition, the events its group receives and its handler. */
+export interface DeclaredConsumer {
+  /** Its name (also its subscription group) and replay horizon. */
+  consumer: Consumer;
+  /** The only types its group receives (the store filters the rest out); also what its lineage reports. */
+  eventTypes: readonly KnownEventType[];
+  handle: ConsumerHandler;
+  /** Same-key messages one at a time (docs/ordering-keys.md). */
+  orderingKey?: OrderingKey | undefined;
+  /** Types whose retryable failures are retried without limit (ADR 0015). */
+  compensations?: readonly KnownEventType[] | undefined;
+}
+
+/**
+ * The failure lab as runService sees it: delivery hooks for the consumers,
+ * fault points for the service's own code, its routes and its close.
+ * `openFaultInjection` from `@effectively-once/fault-injection` is one.
+ */
+export interface ServiceLab extends DeliveryHooks, FaultPoints {
+  registerRoutes(app: FastifyZodInstance): void;
+  /** Releases every hold, so closing the consumers cannot wait forever. */
+  close(): Promise<void>;
+}
+
+/** Opens the lab when the configuration enables it; undefined, and nothing of it, otherwise. */
+export type LabOpener = <Database>(input: {
+  service: string;
+  config: FaultsConfig;
+  db: Kysely<Database>;
+  log: FastifyBaseLogger;
+}) => Promise<ServiceLab | undefined>;
+
+/**
+ * @example
+ * await runService<InventoryDatabase>({
+ *   config,
+ *   migrations: inventoryDatabaseMigrations,
+ *   buildApp: ({ db, store, metrics }) => buildApp({ db, store, metrics, logLevel: config.logLevel }),
+ *   consumers: ({ db, now, metrics }) => [{ consumer: inventoryDemand, eventTypes: ['OrderPlaced'], handle }],
+ *   outbox: { relay: true },
+ * });
+ */
+export interface ServiceDeclaration<Database> {
+  /** Its name (config.service), address, databases, admin token, lab mode and consumer tuning. */
+  config: ServiceConfig;
+  /** Applied before the service opens its pool. */
+  migrations: Migrations;
+  /**
+   * `dedicated`: through a one-connection pool of its own, typed for no
+   * tables, closed before the service's pool opens (the order service).
+   * `service` (the default): through the service's pool.
+   */
+  migrationConnection?: 'service' | 'dedicated' | undefined;
+  /** The service's own routes on createServiceApp; runService adds the standard ones. */
+  buildApp: (resources: ServiceResources<Database>) => FastifyZodInstance;
+  /** Every consumer the service runs, each named once. */
+  consumers: (context: ServiceContext<Database>) => readonly DeclaredConsumer[];
+  /**
+   * The service keeps an outbox: its lineage reports the rows, and the relay
+   * publishes them unless `relay` is false. Absent: the service appends to
+   * the store itself (the order stream).
+   */
+  outbox?: { relay: boolean; onPublished?: (count: number) => void } | undefined;
+  /** The order's durable timers, for its lineage. */
+  lineageTimers?:
+    | ((resources: ServiceResources<Database>) => (orderId: string) => Promise<LineageTimerRow[]>)
+    | undefined;
+  /** What runs beside the consumers (timers, pollers); closed right after them. */
+  workers?: ((context: ServiceContext<Database>) => readonly Closable[]) | undefined;
+  /** Clients the handlers use (an SMTP transport); closed after HTTP, since an operator's replay may still use them. */
+  clients?: readonly Closable[] | undefined;
+  /** Lab mode's opener; absent, the service has no lab routes and its faults are `noFaults`. */
+  lab?: LabOpener | undefined;
+}

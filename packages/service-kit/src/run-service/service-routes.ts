@@ -1,0 +1,65 @@
+// The routes every saga service has beside its own, registered from the
+// declared consumers: parked messages, lineage, the lab's (lab mode only) and
+// the consumer operations (marker pruning, replay). The /admin ones exist
+// only with an ADMIN_TOKEN.
+import { markerView, type IdempotencyTables } from '@effectively-once/idempotency';
+import { outboxView, type OutboxTables } from '@effectively-once/outbox';
+import type { Kysely } from 'kysely';
+import type { FastifyZodInstance } from '../http/create-http-server.js';
+import { registerConsumerOperationRoutes } from '../http/consumer-operations.routes.js';
+import { registerParkedMessageRoutes } from '../http/parked-messages.routes.js';
+import { registerLineageRoute } from '../lineage/lineage.routes.js';
+import type {
+  DeclaredConsumer,
+  ServiceDeclaration,
+  ServiceLab,
+  ServiceResources,
+} from './service-declaration.js';
+
+/**
+ * @example
+ * registerServiceRoutes(app, { declaration, resources, consumers, lab });
+ */
+export function registerServiceRoutes<Database extends IdempotencyTables>(
+  app: FastifyZodInstance,
+  input: {
+    declaration: ServiceDeclaration<Database>;
+    resources: ServiceResources<Database>;
+    consumers: readonly DeclaredConsumer[];
+    lab: ServiceLab | undefined;
+  },
+): void {
+  const { declaration, resources, consumers, lab } = input;
+  const { config } = declaration;
+  const { db, store } = resources;
+  const [first, ...others] = consumers.map((declared) => declared.consumer.name);
+  if (first !== undefined) {
+    registerParkedMessageRoutes(app, {
+      store,
+      consumers: [first, ...others],
+      adminToken: config.adminToken,
+    });
+  }
+  const timers = declaration.lineageTimers?.(resources);
+  registerLineageRoute(app, {
+    service: config.service,
+    consumers: consumers.map(({ consumer, eventTypes }) => ({
+      consumer: consumer.name,
+      eventTypes,
+    })),
+    markers: markerView(db),
+    // Declaring an outbox says its tables were migrated; the Database type need not.
+    outbox:
+      declaration.outbox === undefined
+        ? undefined
+        : outboxView(db as unknown as Kysely<OutboxTables>),
+    timers,
+  });
+  lab?.registerRoutes(app);
+  registerConsumerOperationRoutes(app, {
+    db,
+    store,
+    adminToken: config.adminToken,
+    consumers: consumers.map(({ consumer, handle }) => ({ consumer, handle })),
+  });
+}

@@ -1,0 +1,205 @@
+// A tiny declared service against real PostgreSQL: it migrates its own
+// database, serves health and readiness, derives its standard routes from the
+// one consumer it declares, consumes, publishes through its outbox, and
+// closes its parts in SHUTDOWN_PHASES order.
+import { randomUUID } from 'node:crypto';
+import { createPostgresEventStore, eventStoreMigrations } from '@effectively-once/event-store';
+import {
+  defineConsumer,
+  idempotencyMigrations,
+  processOnce,
+  type IdempotencyTables,
+} from '@effectively-once/idempotency';
+import { enqueueEvents, outboxMigrations, type OutboxTables } from '@effectively-once/outbox';
+import { combineMigrations } from '@effectively-once/postgres';
+import { createTestDatabase } from '@effectively-once/postgres/testing';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadServiceConfig } from '../config.js';
+import { createServiceApp } from '../http/create-service-app.js';
+import { appendToOrder, orderPlaced } from '../testing/consumer-fixtures.js';
+import type { ServiceDeclaration, ServiceLab } from './service-declaration.js';
+import { startService } from './start-service.js';
+
+type TinyDatabase = IdempotencyTables & OutboxTables;
+
+const ADMIN_TOKEN = 'tiny-admin-token-0123456789';
+const eventStore = await createTestDatabase(eventStoreMigrations);
+// Empty: the service migrates it itself.
+const own = await createTestDatabase<TinyDatabase>({});
+const config = loadServiceConfig({
+  service: 'tiny',
+  defaultPort: 0,
+  env: {
+    DATABASE_URL: own.url,
+    EVENT_STORE_DATABASE_URL: eventStore.url,
+    ADMIN_TOKEN,
+    LOG_LEVEL: 'silent',
+  },
+});
+const store = createPostgresEventStore({ url: eventStore.url, pollIntervalMs: 50 });
+afterAll(() => store.close());
+// The store is this file's own database, so the name is too.
+const greeter = defineConsumer({ name: 'tiny-greeter-v1' });
+const tinyStream = (orderId: string): string => `tiny-${orderId}`;
+
+/** What a service's server.ts declares; `extra` adds the lab, workers and clients a test watches. */
+function tinyService(extra: Partial<ServiceDeclaration<TinyDatabase>> = {}) {
+  return {
+    config,
+    migrations: combineMigrations(idempotencyMigrations, outboxMigrations),
+    buildApp: ({ db, store, metrics }) =>
+      createServiceApp({ service: 'tiny', db, store, metrics, logger: false }),
+    consumers: ({ db, metrics }) => [
+      {
+        consumer: greeter,
+        eventTypes: ['OrderPlaced'],
+        handle: (event, recorded) =>
+          processOnce({
+            db,
+            consumer: greeter,
+            message: { id: recorded.id, type: recorded.type },
+            onOutcome: metrics.consumerOutcome,
+            work: async (trx) => {
+              const orderId = recorded.metadata.correlationId ?? 'none';
+              await enqueueEvents(trx, [
+                {
+                  streamName: tinyStream(orderId),
+                  type: 'TinyGreeted',
+                  data: { orderId, after: event.type },
+                  metadata: { correlationId: orderId, causationId: recorded.id },
+                },
+              ]);
+              return 'greeted';
+            },
+          }),
+      },
+    ],
+    outbox: { relay: true },
+    ...extra,
+  } satisfies ServiceDeclaration<TinyDatabase>;
+}
+
+/** Whether the service's own pool (application_name `tiny`) still holds a connection. */
+async function servicePool(): Promise<'open' | 'closed'> {
+  const { rows } = await sql<{ count: string }>`
+    select count(*) as count from pg_stat_activity
+    where application_name = 'tiny' and datname = current_database()`.execute(own.db);
+  return Number(rows[0]?.count ?? 0) > 0 ? 'open' : 'closed';
+}
+
+async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
+  for (let tries = 0; tries < 200; tries += 1) {
+    const value = await read();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('The condition never held.');
+}
+
+describe('startService', () => {
+  const started = startService<TinyDatabase>(tinyService());
+  afterAll(async () => (await started).close());
+
+  it('serves health, and readiness once its consumer subscribed', async () => {
+    const { url } = await started;
+
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+    await eventually(async () => ((await fetch(`${url}/ready`)).ok ? true : undefined));
+  });
+
+  it('consumes the declared events and publishes what the handler enqueued through the relay', async () => {
+    const { url } = await started;
+    const orderId = randomUUID();
+
+    const [placedId = ''] = await appendToOrder(store, orderId, [orderPlaced(orderId)]);
+
+    const published = await eventually(async () => {
+      const events = await store.readStream(tinyStream(orderId));
+      return events.length > 0 ? events : undefined;
+    });
+    expect(published.map((event) => event.type)).toEqual(['TinyGreeted']);
+    const lineage = (await (
+      await fetch(`${url}/lineage/${orderId}?messageIds=${placedId}`)
+    ).json()) as {
+      consumers: { consumer: string; eventTypes: string[] }[];
+      markers: { consumer: string; messageId: string }[];
+      outbox: { type: string }[];
+    };
+    expect(lineage.consumers).toEqual([{ consumer: greeter.name, eventTypes: ['OrderPlaced'] }]);
+    expect(lineage.markers).toMatchObject([{ consumer: greeter.name, messageId: placedId }]);
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    // The marker rows are reported for the declared consumer without the service naming it again.
+    expect(metrics).toMatch(/eo_processed_message_rows\{[^}]*consumer="tiny-greeter-v1"[^}]*\} 1/);
+  });
+
+  it('registers the operator routes for the declared consumer only', async () => {
+    const { url } = await started;
+    const headers = { authorization: `Bearer ${ADMIN_TOKEN}` };
+
+    const parked = await fetch(`${url}/admin/parked?consumer=${greeter.name}`, { headers });
+    const unknown = await fetch(`${url}/admin/parked?consumer=someone-else-v1`, { headers });
+
+    expect(parked.status).toBe(200);
+    expect(unknown.status).toBe(404);
+  });
+});
+
+describe('startService closes', () => {
+  it('in phase order: the lab, the workers while HTTP still answers, then HTTP, then clients while the database is open', async () => {
+    const steps: string[] = [];
+    let url = '';
+    const answers = async (): Promise<string> => {
+      try {
+        return (await fetch(`${url}/health`)).ok ? 'answering' : 'failing';
+      } catch {
+        return 'closed';
+      }
+    };
+    const lab: ServiceLab = {
+      reached: () => Promise.resolve(),
+      onDelivery: () => Promise.resolve('process'),
+      afterCommit: () => Promise.resolve('ack'),
+      settled: () => Promise.resolve(),
+      hit: () => Promise.resolve(),
+      registerRoutes: () => undefined,
+      close: () => {
+        steps.push('lab');
+        return Promise.resolve();
+      },
+    };
+    const service = await startService<TinyDatabase>(
+      tinyService({
+        lab: () => Promise.resolve(lab),
+        workers: () => [{ close: async () => void steps.push(`worker, HTTP ${await answers()}`) }],
+        clients: [
+          {
+            close: async () => {
+              steps.push(`client, HTTP ${await answers()}, pool ${await servicePool()}`);
+            },
+          },
+        ],
+      }),
+    );
+    url = service.url;
+
+    await service.close();
+
+    expect(steps).toEqual(['lab', 'worker, HTTP answering', 'client, HTTP closed, pool open']);
+    await expect(fetch(`${url}/health`)).rejects.toThrow();
+    expect(await servicePool()).toBe('closed');
+  });
+
+  it('what it opened when starting fails, and throws', async () => {
+    const closed: string[] = [];
+    const failing = tinyService({
+      clients: [{ close: () => void closed.push('client') }],
+      workers: () => {
+        throw new Error('no worker today');
+      },
+    });
+
+    await expect(startService<TinyDatabase>(failing)).rejects.toThrow('no worker today');
+    expect(closed).toEqual(['client']);
+  });
+});

@@ -1,0 +1,172 @@
+// runService without the signals: opens what the declaration asks for, in
+// order, and returns the running service with its one close. Tests start a
+// declared service this way; runService adds the shutdown on SIGTERM.
+import type { IdempotencyTables } from '@effectively-once/idempotency';
+import {
+  outboxView,
+  startOutboxRelay,
+  type AfterAppend,
+  type OutboxTables,
+} from '@effectively-once/outbox';
+import { connect, migrateToLatest } from '@effectively-once/postgres';
+import type { Kysely } from 'kysely';
+import { openServiceEventStore } from '../config.js';
+import { noFaults, type FaultPoints } from '../faults/fault-points.js';
+import type { FastifyZodInstance } from '../http/create-http-server.js';
+import { createServiceMetrics } from '../metrics/service-metrics.js';
+import { registerServiceRoutes } from './service-routes.js';
+import { shutdownList, type ShutdownList } from './shutdown-list.js';
+import { startDeclaredConsumer } from './start-declared-consumer.js';
+import type {
+  ServiceContext,
+  ServiceDeclaration,
+  ServiceLab,
+  ServiceResources,
+} from './service-declaration.js';
+
+export interface RunningService {
+  app: FastifyZodInstance;
+  /** Where it listens, e.g. `http://127.0.0.1:3002` (the port it got when PORT=0). */
+  url: string;
+  /** Closes everything it opened, in SHUTDOWN_PHASES order; once. */
+  close(): Promise<void>;
+}
+
+/** The order service's way: a one-connection pool of its own, typed for no tables, closed before the service's pool opens. */
+async function migrateOwnConnection<Database>(
+  declaration: ServiceDeclaration<Database>,
+): Promise<void> {
+  const { config, migrations } = declaration;
+  if (declaration.migrationConnection !== 'dedicated') return;
+  const own = connect(config.databaseUrl, {
+    maxConnections: 1,
+    applicationName: `${config.service}-migrations`,
+  });
+  try {
+    await migrateToLatest(own, migrations);
+  } finally {
+    await own.destroy();
+  }
+}
+
+async function openResources<Database>(
+  declaration: ServiceDeclaration<Database>,
+  shutdown: ShutdownList,
+): Promise<ServiceResources<Database>> {
+  const { config } = declaration;
+  const db = connect<Database>(config.databaseUrl, { applicationName: config.service });
+  shutdown.add('db', { close: () => db.destroy() });
+  if (declaration.migrationConnection !== 'dedicated') {
+    // Kysely is invariant in its database type; the migrator needs none of it.
+    await migrateToLatest(db as Kysely<unknown>, declaration.migrations);
+  }
+  const store = openServiceEventStore(config);
+  shutdown.add('store', store);
+  const metrics = createServiceMetrics({ service: config.service });
+  return { db, store, metrics, now: () => new Date() };
+}
+
+/** The lab's after-relay-append point: the relay calls it after each append, before marking the row sent. */
+function relayFaultPoint(lab: FaultPoints | undefined): AfterAppend | undefined {
+  if (lab === undefined) return undefined;
+  return (row) =>
+    lab.hit('after-relay-append', {
+      eventType: row.type,
+      messageId: row.eventId,
+      orderId: row.orderId,
+    });
+}
+
+function startRelay<Database>(
+  declaration: ServiceDeclaration<Database>,
+  context: ServiceContext<Database>,
+  lab: ServiceLab | undefined,
+): { close(): Promise<void> } | undefined {
+  const { outbox, config } = declaration;
+  if (outbox?.relay !== true) return undefined;
+  return startOutboxRelay({
+    // A service that declares an outbox migrated its tables; its Database type need not say so.
+    db: outboxView(context.db as unknown as Kysely<OutboxTables>),
+    store: context.store,
+    log: context.log,
+    databaseUrl: config.databaseUrl,
+    afterAppend: relayFaultPoint(lab),
+    ...(outbox.onPublished === undefined ? {} : { onPublished: outbox.onPublished }),
+  });
+}
+
+/** Everything after the HTTP app exists: lab, routes, consumers, relay, workers. */
+async function startRunning<Database extends IdempotencyTables>(
+  declaration: ServiceDeclaration<Database>,
+  resources: ServiceResources<Database>,
+  app: FastifyZodInstance,
+  shutdown: ShutdownList,
+): Promise<void> {
+  const { config } = declaration;
+  const { db, store, metrics } = resources;
+  const lab = await declaration.lab?.({
+    service: config.service,
+    config: config.faults,
+    db,
+    log: app.log,
+  });
+  if (lab !== undefined) shutdown.add('lab', lab);
+  const context: ServiceContext<Database> = { ...resources, log: app.log, faults: lab ?? noFaults };
+  const consumers = declaration.consumers(context);
+  registerServiceRoutes(app, { declaration, resources, consumers, lab });
+  for (const declared of consumers) {
+    const running = startDeclaredConsumer(declared, {
+      db,
+      store,
+      metrics,
+      log: app.log,
+      settings: config.consumer,
+      hooks: lab,
+    });
+    shutdown.add('consumers', running);
+  }
+  const relay = startRelay(declaration, context, lab);
+  if (relay !== undefined) shutdown.add('relay', relay);
+  for (const worker of declaration.workers?.(context) ?? []) shutdown.add('workers', worker);
+}
+
+/**
+ * Migrates, opens the database and the event store, builds the app with the
+ * standard routes, opens the lab when declared and enabled, starts every
+ * consumer, the relay and the workers, and listens. A failure on the way
+ * closes what was opened and is thrown.
+ *
+ * @example
+ * const service = await startService<InventoryDatabase>(declaration);
+ * await fetch(`${service.url}/ready`);
+ * await service.close();
+ */
+export async function startService<Database extends IdempotencyTables>(
+  declaration: ServiceDeclaration<Database>,
+): Promise<RunningService> {
+  const { config } = declaration;
+  const shutdown = shutdownList();
+  try {
+    await migrateOwnConnection(declaration);
+    const resources = await openResources(declaration, shutdown);
+    const app = declaration.buildApp(resources);
+    shutdown.add('http', { close: () => app.close() });
+    for (const client of declaration.clients ?? []) shutdown.add('clients', client);
+    await startRunning(declaration, resources, app, shutdown);
+    await app.listen({ host: config.host, port: config.port });
+    const url = `http://${config.host}:${String(listeningPort(app))}`;
+    app.log.info(`${config.service} listening on ${url}`);
+    return { app, url, close: () => shutdown.close() };
+  } catch (error) {
+    await shutdown.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+function listeningPort(app: FastifyZodInstance): number {
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') {
+    throw new Error('The HTTP server is not listening on a TCP port.');
+  }
+  return address.port;
+}
