@@ -1,14 +1,12 @@
-// What runs besides the HTTP server: the notification-email-v1 consumer and
-// the outbox relay that publishes its CustomerNotified events. server.ts
-// starts them; the component test starts the very same pair.
-import { CONSUMERS } from '@effectively-once/contracts';
-import { countMarkers } from '@effectively-once/idempotency';
+// notification-email-v1 as server.ts declares it to runService, and the same
+// consumer with the relay that publishes its CustomerNotified events started
+// without the rest of the service, for the component test.
 import type { EventStore } from '@effectively-once/event-store';
-import { startOutboxRelay, type AfterAppend } from '@effectively-once/outbox';
+import { startOutboxRelay } from '@effectively-once/outbox';
 import {
-  startConsumer,
+  startDeclaredConsumer,
   type ConsumerHandler,
-  type DeliveryHooks,
+  type DeclaredConsumer,
   type FaultPoints,
   type ServiceMetrics,
 } from '@effectively-once/service-kit';
@@ -19,6 +17,7 @@ import type { Mailer } from './adapters/smtp/mailer.js';
 import {
   handleNotificationEmail,
   NOTIFICATION_EMAIL_EVENTS,
+  notificationEmail,
 } from './adapters/subscriptions/notification-email.handler.js';
 
 export interface WorkersDeps {
@@ -32,13 +31,6 @@ export interface WorkersDeps {
   now: () => Date;
   /** The failure lab's points; `noFaults` when absent (outside lab mode). */
   faults?: FaultPoints;
-  /** Lab mode: the delivery hooks, the relay's fault point and the consumer tuning. */
-  hooks?: DeliveryHooks | undefined;
-  afterAppend?: AfterAppend | undefined;
-  consumer?: {
-    concurrency?: number;
-    groupSettings?: { messageTimeoutMs: number; maxRetryCount: number };
-  };
   /** Called with the number of events each relay batch published (tests wait on it). */
   onPublished?: (count: number) => void;
 }
@@ -66,6 +58,17 @@ export function notificationEmailHandler(
     );
 }
 
+/** notification-email-v1 as the service declares it to runService. */
+export function notificationEmailConsumer(
+  deps: Parameters<typeof notificationEmailHandler>[0],
+): DeclaredConsumer {
+  return {
+    consumer: notificationEmail,
+    eventTypes: NOTIFICATION_EMAIL_EVENTS,
+    handle: notificationEmailHandler(deps),
+  };
+}
+
 /**
  * @example
  * const workers = startWorkers({ db, databaseUrl, store, mailer, metrics, log: app.log, now: () => new Date() });
@@ -73,26 +76,17 @@ export function notificationEmailHandler(
  */
 export function startWorkers(deps: WorkersDeps): Workers {
   const { db, store, metrics, log } = deps;
-  const consumer = startConsumer({
+  const consumer = startDeclaredConsumer(notificationEmailConsumer(deps), {
+    db,
     store,
-    consumer: CONSUMERS.notificationEmail,
-    eventTypes: NOTIFICATION_EMAIL_EVENTS,
-    handle: notificationEmailHandler(deps),
     metrics,
     log,
-    hooks: deps.hooks,
-    ...deps.consumer,
-  });
-  metrics.trackMarkerRows({
-    consumer: CONSUMERS.notificationEmail,
-    count: () => countMarkers(db, CONSUMERS.notificationEmail),
   });
   const relay = startOutboxRelay({
     db,
     store,
     log,
     databaseUrl: deps.databaseUrl,
-    afterAppend: deps.afterAppend,
     ...(deps.onPublished === undefined ? {} : { onPublished: deps.onPublished }),
   });
   return {
