@@ -1,0 +1,143 @@
+// What the scaffolder plans against this repository, read from disk but
+// never written: the files of a new service, and every refusal of bad input.
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { checkConsumable, loadContracts } from './contracts.js';
+import { EVENT_SAMPLES } from './event-samples.js';
+import { ScaffoldError } from './names.js';
+import { planConsumer } from './new-consumer.js';
+import { planService } from './new-service.js';
+import { ChangeSet, Tree } from './tree.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const contracts = await loadContracts(root);
+const now = new Date('2026-12-01T22:00:00Z');
+const plan = (run: (changes: ChangeSet) => void) => {
+  const changes = new ChangeSet(new Tree(root));
+  run(changes);
+  return changes;
+};
+
+describe('the event samples', () => {
+  const declared = readdirSync(`${root}packages/contracts/src/events`)
+    .filter((file) => file.endsWith('.events.ts'))
+    .flatMap((file) => [
+      ...readFileSync(`${root}packages/contracts/src/events/${file}`, 'utf8').matchAll(
+        /defineEvent\(\s*'(\w+)'/g,
+      ),
+    ])
+    .map((match) => match[1]);
+
+  it('cover every event the contracts declare, and nothing else', () => {
+    expect(Object.keys(EVENT_SAMPLES).sort()).toEqual([...declared].sort());
+  });
+
+  it.each(Object.keys(EVENT_SAMPLES))('%s parses with its contract', (type) => {
+    expect(() => checkConsumable(contracts, type)).not.toThrow();
+  });
+});
+
+describe('a new service', () => {
+  it('gets its app, config, database, migrations and a first consumer with its test', () => {
+    const changes = plan((c) =>
+      planService(c, { name: 'shipping', on: 'PaymentCaptured', now, contracts }),
+    );
+
+    expect([...changes.created.keys()].sort()).toEqual(
+      [
+        'apps/shipping/package.json',
+        'apps/shipping/src/app.ts',
+        'apps/shipping/src/config.ts',
+        'apps/shipping/src/config.unit.spec.ts',
+        'apps/shipping/src/server.ts',
+        'apps/shipping/src/adapters/postgres/database.ts',
+        'apps/shipping/src/adapters/postgres/migrations/index.ts',
+        'apps/shipping/src/adapters/postgres/migrations/2026-12-01T22-00-create-shipping.ts',
+        'apps/shipping/src/adapters/postgres/shipping-migrations.ts',
+        'apps/shipping/src/adapters/postgres/shipping.repository.ts',
+        'apps/shipping/src/adapters/postgres/shipping.table.ts',
+        'apps/shipping/src/adapters/subscriptions/shipping.consumer.int.spec.ts',
+        'apps/shipping/src/adapters/subscriptions/shipping.consumer.ts',
+      ].sort(),
+    );
+    const consumer = changes.read('apps/shipping/src/adapters/subscriptions/shipping.consumer.ts');
+    expect(consumer).toContain("name: 'shipping-v1'");
+    expect(consumer).toContain("businessKeys: ['shipping_pkey']");
+    expect(consumer).toContain('processOnce({');
+    expect(changes.read('apps/shipping/src/server.ts')).toContain('shippingConsumer(context)');
+    expect(changes.read('apps/shipping/src/adapters/postgres/database.ts')).toContain(
+      'shipping: ShippingTable;',
+    );
+    expect([...changes.edited.keys()]).toEqual(['apps/supervisor/src/added-services.ts']);
+    expect(changes.read('apps/supervisor/src/added-services.ts')).toMatch(
+      /ADDED_SERVICES: readonly AddedService\[\] = \[\s*\{ name: 'shipping', fixedPort: 30\d\d \},\n\];/,
+    );
+    const test = changes.read(
+      'apps/shipping/src/adapters/subscriptions/shipping.consumer.int.spec.ts',
+    );
+    expect(test).toContain('await assertIdempotent(db, kitCheck());');
+    expect(test).toContain('await assertRaceSafe(');
+  });
+
+  it('with --consumer, names its first consumer so', () => {
+    const changes = plan((c) =>
+      planService(c, {
+        name: 'shipping',
+        on: 'OrderConfirmed',
+        consumer: 'parcels',
+        now,
+        contracts,
+      }),
+    );
+
+    expect(changes.read('apps/shipping/src/adapters/subscriptions/parcels.consumer.ts')).toContain(
+      "name: 'parcels-v1'",
+    );
+  });
+});
+
+describe('bad input is refused before anything is planned', () => {
+  it.each([
+    [
+      'an unknown service',
+      { service: 'billing', name: 'points', on: 'OrderConfirmed' },
+      /Unknown service "billing": a consumer joins one of .*inventory/,
+    ],
+    [
+      'an unknown event type',
+      { service: 'inventory', name: 'points', on: 'OrderShipped' },
+      /Unknown event type "OrderShipped": --on takes one of OrderPlaced/,
+    ],
+    [
+      'a consumer name in use',
+      { service: 'inventory', name: 'inventory-demand', on: 'OrderPlaced' },
+      /Consumer inventory-demand-v1 already exists/,
+    ],
+    [
+      'a table in use',
+      { service: 'inventory', name: 'sku-demand', on: 'OrderPlaced' },
+      /already has a table sku_demand/,
+    ],
+    ['a bad name', { service: 'inventory', name: 'Points', on: 'OrderPlaced' }, /lower-case words/],
+    [
+      'emitting a contract event',
+      { service: 'inventory', name: 'points', on: 'OrderPlaced', emit: 'InventoryReserved' },
+      /already published by another service/,
+    ],
+    [
+      'emitting a bad type name',
+      { service: 'inventory', name: 'points', on: 'OrderPlaced', emit: 'points-given' },
+      /PascalCase/,
+    ],
+  ])('%s', (_, input, message) => {
+    expect(() => plan((c) => planConsumer(c, { ...input, now, contracts }))).toThrow(message);
+    expect(() => plan((c) => planConsumer(c, { ...input, now, contracts }))).toThrow(ScaffoldError);
+  });
+
+  it('a service that exists', () => {
+    expect(() =>
+      plan((c) => planService(c, { name: 'payment', on: 'OrderPlaced', now, contracts })),
+    ).toThrow(/apps\/payment already exists/);
+  });
+});

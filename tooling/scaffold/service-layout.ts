@@ -1,0 +1,72 @@
+// Where an existing service keeps what a new consumer must join: its
+// migrations, its database interface, the module that combines its migrations
+// with the marker and outbox tables, and its subscriptions folder.
+import { ScaffoldError } from './names.js';
+import type { RepositoryView } from './tree.js';
+
+export interface ServiceLayout {
+  readonly service: string;
+  /** `apps/payment/src/adapters/postgres` */
+  readonly postgres: string;
+  readonly subscriptions: string;
+  readonly migrationsIndex: string;
+  /** The interface of every table: `PaymentDatabase` in `payment.database.ts`. */
+  readonly database: { readonly type: string; readonly file: string; readonly module: string };
+  /** The service's own migrations joined with the packages': `paymentDatabaseMigrations`. */
+  readonly combined: { readonly name: string; readonly file: string; readonly module: string };
+}
+
+const postgresOf = (service: string) => `apps/${service}/src/adapters/postgres`;
+
+/** Services a consumer can be added to: apps with a migrations index. */
+export function listServices(tree: RepositoryView): string[] {
+  return tree.list('apps').filter((app) => tree.exists(`${postgresOf(app)}/migrations/index.ts`));
+}
+
+function findExport(tree: RepositoryView, folder: string, pattern: RegExp) {
+  for (const entry of tree.list(folder)) {
+    if (!entry.endsWith('.ts') || entry.endsWith('.spec.ts')) continue;
+    const file = `${folder}/${entry}`;
+    const name = pattern.exec(tree.read(file))?.[1];
+    if (name !== undefined) return { name, file, module: entry.replace(/\.ts$/, '.js') };
+  }
+  return undefined;
+}
+
+/**
+ * @example
+ * const layout = readServiceLayout(tree, 'payment'); // layout.database.type === 'PaymentDatabase'
+ */
+export function readServiceLayout(tree: RepositoryView, service: string): ServiceLayout {
+  const services = listServices(tree);
+  if (!services.includes(service)) {
+    throw new ScaffoldError(
+      `Unknown service ${JSON.stringify(service)}: a consumer joins one of ${services.join(', ')} ` +
+        '(or make a new one with `pnpm new service <name>`).',
+    );
+  }
+  const postgres = postgresOf(service);
+  const database = findExport(tree, postgres, /export interface (\w+Database)\b/);
+  if (database === undefined) {
+    throw new ScaffoldError(`${postgres}: found no \`export interface <Name>Database\`.`);
+  }
+  const combined = findExport(
+    tree,
+    postgres,
+    /export const (\w+)(?:: Migrations)? = combineMigrations\(/,
+  );
+  if (combined === undefined) {
+    throw new ScaffoldError(
+      `${postgres}: found no module that combines the service's migrations ` +
+        '(`export const <name>: Migrations = combineMigrations(...)`).',
+    );
+  }
+  return {
+    service,
+    postgres,
+    subscriptions: `apps/${service}/src/adapters/subscriptions`,
+    migrationsIndex: `${postgres}/migrations/index.ts`,
+    database: { type: database.name, file: database.file, module: database.module },
+    combined,
+  };
+}

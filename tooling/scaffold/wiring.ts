@@ -1,0 +1,135 @@
+// How a consumer joins its service's composition root. A service's server.ts
+// is one runService declaration (packages/service-kit); a consumer joins it as
+// one entry of `consumers`, built by a factory in the consumer's own module,
+// so server.ts names each consumer once.
+import type { ConsumerNames, Names } from './names.js';
+import { ScaffoldError } from './names.js';
+import type { ServiceLayout } from './service-layout.js';
+import { addImport } from './source-edits.js';
+import { wrap } from './templates/wrap.js';
+import type { ChangeSet } from './tree.js';
+
+/** The server.ts of a new service: its declaration, with no consumer yet. */
+export function serviceServer(input: { names: Names }): string {
+  const { names } = input;
+  return `${wrap('// ', `Composition root: the ${names.kebab} service declared once. runService opens the database and the event store, migrates, starts the consumers and the outbox relay, listens, and closes everything in order on shutdown.`)}
+// Run: \`node --import tsx apps/${names.kebab}/src/server.ts\`.
+import { runService } from '@effectively-once/service-kit';
+// lab:begin
+import { openFaultInjection } from '@effectively-once/fault-injection';
+// lab:end
+import type { ${names.pascal}Database } from './adapters/postgres/database.js';
+import { ${names.camel}DatabaseMigrations } from './adapters/postgres/${names.kebab}-migrations.js';
+import { buildApp } from './app.js';
+import { load${names.pascal}Config } from './config.js';
+
+const config = load${names.pascal}Config();
+
+await runService<${names.pascal}Database>({
+  config,
+  migrations: ${names.camel}DatabaseMigrations,
+  buildApp: ({ db, store, metrics }) => buildApp({ db, store, metrics, logLevel: config.logLevel }),
+  consumers: (context) => [],
+  outbox: { relay: true },
+  // lab:begin
+  lab: openFaultInjection,
+  // lab:end
+});
+`;
+}
+
+/** The factory runService's declaration calls, appended to the consumer's module. */
+export function consumerFactory(input: { names: ConsumerNames; database: string }): string {
+  const { names, database } = input;
+  const events = `${names.snake.toUpperCase()}_EVENTS`;
+  return `
+/** ${names.consumer} as its service's runService declaration lists it (server.ts). */
+export function ${names.camel}Consumer(
+  context: Pick<ServiceContext<${database}>, 'db' | 'metrics'>,
+): DeclaredConsumer {
+  return {
+    consumer: ${names.camel},
+    eventTypes: ${events},
+    handle: (event, recorded) =>
+      handle${names.pascal}({ db: context.db, onOutcome: context.metrics.consumerOutcome }, event, recorded),
+  };
+}
+`;
+}
+
+/** `consumers: (context) => [` or `consumers: ({ db, now }) => [`, up to the bracket. */
+const CONSUMERS_LIST = /consumers:\s*\((?<parameter>[^)]*)\)\s*=>\s*\[/;
+
+/** The index of the `]` that closes the `[` at `open`. */
+function closingBracket(source: string, open: number): number {
+  let depth = 0;
+  for (let at = open; at < source.length; at += 1) {
+    const char = source[at];
+    if (char === '[') depth += 1;
+    else if (char === ']') depth -= 1;
+    if (depth === 0) return at;
+  }
+  return -1;
+}
+
+/** The argument the factory gets, adding `db` and `metrics` to a destructured parameter if missing. */
+function factoryArgument(parameter: string): { parameter: string; argument: string } {
+  const trimmed = parameter.trim();
+  if (/^\w+$/.test(trimmed)) return { parameter, argument: trimmed };
+  const destructured = /^\{(?<names>[^}]*)\}$/.exec(trimmed)?.groups?.['names'];
+  if (destructured === undefined) {
+    throw new ScaffoldError(`server.ts: cannot read the consumers' parameter "${trimmed}".`);
+  }
+  const present = destructured
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const all = [...present, ...['db', 'metrics'].filter((name) => !present.includes(name))];
+  return { parameter: `{ ${all.join(', ')} }`, argument: '{ db, metrics }' };
+}
+
+/**
+ * Adds the consumer's factory to its module and its entry to the service's
+ * runService declaration.
+ */
+export function wireConsumer(
+  changes: ChangeSet,
+  input: { layout: ServiceLayout; names: ConsumerNames },
+): void {
+  const { layout, names } = input;
+  const server = `apps/${layout.service}/src/server.ts`;
+  const source = changes.read(server);
+  const list = CONSUMERS_LIST.exec(source);
+  if (list === null) {
+    throw new ScaffoldError(
+      `${server} has no runService declaration with \`consumers: (context) => [...]\`; ` +
+        'add the consumer to it by hand (docs/scaffolder.md).',
+    );
+  }
+  const open = list.index + list[0].length - 1;
+  const close = closingBracket(source, open);
+  if (close === -1) throw new ScaffoldError(`${server}: the consumers list does not end.`);
+  const { parameter, argument } = factoryArgument(list.groups?.['parameter'] ?? '');
+  const entries = source.slice(open + 1, close).trimEnd();
+  const separator = entries === '' || entries.endsWith(',') ? '' : ',';
+  const wired =
+    source.slice(0, list.index) +
+    list[0].replace(/\([^)]*\)/, `(${parameter})`) +
+    `${entries}${separator}\n${names.camel}Consumer(${argument}),\n` +
+    source.slice(close);
+  changes.edit(server, () =>
+    addImport(
+      wired,
+      `import { ${names.camel}Consumer } from './adapters/subscriptions/${names.kebab}.consumer.js';`,
+      server,
+    ),
+  );
+  const module = `${layout.subscriptions}/${names.kebab}.consumer.ts`;
+  changes.edit(module, (consumer) =>
+    addImport(
+      consumer + consumerFactory({ names, database: layout.database.type }),
+      "import type { DeclaredConsumer, ServiceContext } from '@effectively-once/service-kit';",
+      module,
+    ),
+  );
+}
