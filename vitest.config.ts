@@ -20,7 +20,10 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['{apps,packages}/*/{src,examples}/**/*.int.spec.ts'],
+          include: [
+            '{apps,packages}/*/{src,examples}/**/*.int.spec.ts',
+            'tooling/**/*.int.spec.ts',
+          ],
           globalSetup: ['./packages/postgres/src/testing/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,

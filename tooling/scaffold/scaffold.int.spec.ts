@@ -1,0 +1,150 @@
+// `pnpm new` end to end, in a throwaway copy of the repository: a consumer
+// generated into payment and a new service, whose files then typecheck and
+// whose generated tests pass against this run's PostgreSQL; and bad input
+// that writes nothing. The copy is removed after; the real tree is never written.
+import { execFile } from 'node:child_process';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { scaffold } from './scaffold.js';
+import { copyWorkspace } from './testing/workspace-copy.js';
+
+const run = promisify(execFile);
+const repository = fileURLToPath(new URL('../../', import.meta.url));
+const copy = copyWorkspace(repository);
+afterAll(() => copy.remove());
+
+/** `pnpm new ...` in the copy, as the root script runs it. */
+async function scaffoldCli(...argv: string[]) {
+  try {
+    const { stdout, stderr } = await run(
+      'node',
+      ['--import', 'tsx', 'tooling/scaffold/main.ts', ...argv],
+      {
+        cwd: copy.root,
+      },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/** The same in this process: what main.ts runs, without a second start of tsx. */
+const scaffoldHere = (...argv: string[]) => scaffold({ root: copy.root, argv, now: new Date() });
+
+const created = (report: string): string[] =>
+  [...report.matchAll(/^created (\S+)$/gm)].map((match) => match[1] ?? '');
+
+/** Every file of the copy's apps/, with its size and modification time. */
+function fingerprint(files: readonly string[]): string {
+  return files
+    .map((file) => {
+      const stats = statSync(path.join(copy.root, file), { throwIfNoEntry: false });
+      return `${file} ${String(stats?.size)} ${String(stats?.mtimeMs)}`;
+    })
+    .join('\n');
+}
+
+describe('pnpm new, in a copy of the repository', () => {
+  it('refuses bad input with a clear message and writes nothing', async () => {
+    const { stdout } = await run(
+      'git',
+      ['ls-files', '--cached', '--others', '--exclude-standard', 'apps'],
+      {
+        cwd: repository,
+      },
+    );
+    const files = stdout.split('\n').filter((file) => file !== '');
+    const before = fingerprint(files);
+
+    const refusals = [
+      [['consumer', 'billing', 'points', '--on', 'OrderConfirmed'], /^Unknown service "billing"/],
+      [
+        ['consumer', 'payment', 'points', '--on', 'OrderShipped'],
+        /^Unknown event type "OrderShipped"/,
+      ],
+      [
+        ['consumer', 'inventory', 'inventory-demand', '--on', 'OrderPlaced'],
+        /^Consumer inventory-demand-v1 already exists/,
+      ],
+      [['service', 'Shipping'], /^Service name "Shipping" is not lower-case words/],
+      [['service', 'payment'], /^apps\/payment already exists/],
+    ] as const;
+    for (const [argv, message] of refusals) {
+      await expect(scaffoldHere(...argv)).rejects.toThrow(message);
+    }
+    const cli = await scaffoldCli('consumer', 'payment', 'points', '--on', 'OrderShipped');
+
+    expect(cli).toMatchObject({ code: 1, stdout: '' });
+    expect(cli.stderr).toMatch(
+      /^pnpm new: Unknown event type "OrderShipped".*\nNothing was written\.\n$/s,
+    );
+    expect(fingerprint(files)).toBe(before);
+  });
+
+  it('generates a consumer and a service that typecheck and pass their own tests', async () => {
+    const consumer = await scaffoldHere(
+      'consumer',
+      'payment',
+      'loyalty-points',
+      '--on',
+      'OrderConfirmed',
+      '--emit',
+      'LoyaltyPointsAwarded',
+    );
+    const service = await scaffoldHere('service', 'shipping', '--on', 'PaymentCaptured');
+    copy.linkApp('shipping');
+    const generated = [...created(consumer), ...created(service)];
+    const specs = generated.filter((file) => file.endsWith('.spec.ts'));
+    expect(specs).toEqual([
+      'apps/payment/src/adapters/subscriptions/loyalty-points.consumer.int.spec.ts',
+      'apps/shipping/src/config.unit.spec.ts',
+      'apps/shipping/src/adapters/subscriptions/shipping.consumer.int.spec.ts',
+    ]);
+    expect(consumer).toContain('edited  apps/payment/src/server.ts');
+
+    // Only the generated files, the edited wiring and what they import: the
+    // whole repository would take minutes. Typecheck and tests run side by side.
+    writeFileSync(
+      path.join(copy.root, 'tsconfig.scaffold.json'),
+      JSON.stringify({
+        extends: './tsconfig.base.json',
+        files: [
+          'packages/postgres/src/testing/global-setup.ts',
+          'apps/payment/src/server.ts',
+          ...generated.filter((file) => file.endsWith('.ts')),
+        ],
+      }),
+    );
+    const report = path.join(copy.root, 'scaffold-tests.json');
+    const [typecheck, tests] = await Promise.allSettled([
+      run('node', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.scaffold.json'], {
+        cwd: copy.root,
+      }),
+      run(
+        'node',
+        [
+          'node_modules/vitest/vitest.mjs',
+          'run',
+          '--reporter=json',
+          `--outputFile=${report}`,
+          ...specs,
+        ],
+        // The generated tests use this run's server instead of starting their own.
+        { cwd: copy.root, env: { ...process.env, DATABASE_URL: inject('postgresAdminUrl') } },
+      ),
+    ]);
+
+    expect(typecheck).toMatchObject({ status: 'fulfilled', value: { stdout: '' } });
+    expect(tests.status).toBe('fulfilled');
+    const results = JSON.parse(readFileSync(report, 'utf8')) as {
+      numPassedTests: number;
+      numFailedTests: number;
+    };
+    expect(results).toMatchObject({ numPassedTests: 14, numFailedTests: 0 });
+  });
+});
