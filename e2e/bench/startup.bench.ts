@@ -62,8 +62,10 @@ async function startOnce(runtime: Runtime, cold: boolean, bundleDir: string): Pr
       STACK_PORTS: 'auto',
       STACK_DATABASE_PREFIX: `eo_bench_${runId}_`,
       STACK_STATE_FILE: stateFile,
+      // lab:begin
       STACK_CONSOLE: 'true',
       STACK_FAULTS: 'false',
+      // lab:end
       STACK_RUNTIME: runtime,
       STACK_BUNDLE_DIR: bundleDir,
       ...(cold && runtime === 'tsx' ? { TSX_DISABLE_CACHE: '1' } : {}),

@@ -38,7 +38,13 @@ async function dropStackDatabases(stack: RunningStack): Promise<void> {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const stack = await startStack({ env: { STACK_CONSOLE: 'true' } });
+  const stack = await startStack({
+    env: {
+      // lab:begin
+      STACK_CONSOLE: 'true',
+      // lab:end
+    },
+  });
   project.provide('gatewayUrl', stack.gatewayUrl);
   project.provide('stackLogFile', stack.logFile);
   project.provide('stackStateFile', stack.stateFile);

@@ -1,9 +1,11 @@
 // The only reader of process.env in the supervisor. Everything else gets
 // these values as arguments; children get their own env built from them.
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+// lab:begin
+import { labSettings } from './lab/lab-config.js';
+// lab:end
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -18,8 +20,6 @@ const SupervisorEnv = z.object({
    * `auto`: free ports are picked at start (tests, or a machine where those are taken).
    */
   STACK_PORTS: z.enum(['fixed', 'auto']).default('fixed'),
-  /** The web console at the entry point's `/` (its own process, reached through the gateway). */
-  STACK_CONSOLE: z.stringbool().default(true),
   /** Restock the demo SKUs when they do not exist yet. */
   STACK_SEED: z.stringbool().default(true),
   /** Longest pause before restarting a service that keeps dying. */
@@ -49,13 +49,6 @@ const SupervisorEnv = z.object({
   /** `raw`: pass the services' JSON log lines through. `pretty`: one short line each. */
   STACK_LOG_FORMAT: z.enum(['pretty', 'raw']).default('pretty'),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info'),
-  /**
-   * Lab mode: the four saga services accept faults over /admin/lab, consume one
-   * message at a time with a short lease, and a second inventory process runs.
-   */
-  STACK_FAULTS: z.stringbool().default(false),
-  /** The lab's bearer token; generated at start when lab mode is on and it is unset. */
-  FAULTS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Where the running stack describes itself (URLs, ports, token) for tools; relative to the working directory. */
   STACK_STATE_FILE: z.string().min(1).optional(),
 });
@@ -66,8 +59,10 @@ export type FaultsSetting =
 
 export type SupervisorConfig = Omit<
   z.output<typeof SupervisorEnv>,
-  'STACK_FAULTS' | 'FAULTS_TOKEN' | 'STACK_STATE_FILE' | 'STACK_BUNDLE_DIR'
+  'STACK_STATE_FILE' | 'STACK_BUNDLE_DIR'
 > & {
+  /** The web console at the entry point's `/` (STACK_CONSOLE, lab/lab-config.ts); off without the lab. */
+  readonly STACK_CONSOLE: boolean;
   /** What the children inherit unchanged: PATH, the event-store and database selection, etc. */
   readonly inheritedEnv: Readonly<Record<string, string>>;
   readonly faults: FaultsSetting;
@@ -88,11 +83,6 @@ export const DEFAULT_BUNDLE_DIR = path.join(
   'effectively-once',
   'bundles',
 );
-
-/** 32 hex characters: a token for a local lab, not a password to remember. */
-function generateToken(): string {
-  return randomBytes(16).toString('hex');
-}
 
 /** Passed through to every child as is. DATABASE_URL is not: each child gets its own database's URL. */
 const INHERITED = [
@@ -131,14 +121,15 @@ export function loadSupervisorConfig(env: NodeJS.ProcessEnv = process.env): Supe
     const value = env[key];
     if (value !== undefined && value !== '') inheritedEnv[key] = value;
   }
-  const { STACK_FAULTS, FAULTS_TOKEN, STACK_STATE_FILE, STACK_BUNDLE_DIR, ...settings } =
-    parsed.data;
+  const { STACK_STATE_FILE, STACK_BUNDLE_DIR, ...settings } = parsed.data;
+  const withoutLab = { STACK_CONSOLE: false, faults: { enabled: false } } as const;
   return {
     ...settings,
     inheritedEnv,
-    faults: STACK_FAULTS
-      ? { enabled: true, token: FAULTS_TOKEN ?? generateToken() }
-      : { enabled: false },
+    ...withoutLab,
+    // lab:begin
+    ...labSettings(env),
+    // lab:end
     stateFile: STACK_STATE_FILE === undefined ? DEFAULT_STATE_FILE : path.resolve(STACK_STATE_FILE),
     bundleDir: STACK_BUNDLE_DIR === undefined ? DEFAULT_BUNDLE_DIR : path.resolve(STACK_BUNDLE_DIR),
   };

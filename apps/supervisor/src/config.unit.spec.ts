@@ -10,17 +10,12 @@ describe('loadSupervisorConfig', () => {
       PORT: 3000,
       STACK_PORTS: 'fixed',
       STACK_SEED: true,
-      STACK_CONSOLE: true,
       STACK_RUNTIME: 'bundle',
     });
   });
 
   it('given STACK_RUNTIME=tsx, then the processes run their TypeScript through tsx', () => {
     expect(loadSupervisorConfig({ STACK_RUNTIME: 'tsx' }).STACK_RUNTIME).toBe('tsx');
-  });
-
-  it('given STACK_CONSOLE=false, then the stack runs without the console', () => {
-    expect(loadSupervisorConfig({ STACK_CONSOLE: 'false' }).STACK_CONSOLE).toBe(false);
   });
 
   it('given a bad value, then the error names the setting', () => {
@@ -61,28 +56,6 @@ describe('loadSupervisorConfig', () => {
     const repoRoot = path.dirname(path.dirname(DEFAULT_STATE_FILE));
     expect(path.relative(repoRoot, DEFAULT_STATE_FILE)).toBe(path.join('.stack', 'stack.json'));
     expect(existsSync(path.join(repoRoot, 'pnpm-workspace.yaml'))).toBe(true);
-  });
-
-  it('given STACK_FAULTS without a token, then a 32 hex character token is generated', () => {
-    const config = loadSupervisorConfig({ STACK_FAULTS: 'true' });
-    expect(config.faults).toEqual({
-      enabled: true,
-      token: expect.stringMatching(/^[0-9a-f]{32}$/) as unknown,
-    });
-  });
-
-  it('given STACK_FAULTS with a token, then that token is used', () => {
-    const config = loadSupervisorConfig({
-      STACK_FAULTS: 'true',
-      FAULTS_TOKEN: 'lab-token-0123456789',
-    });
-    expect(config.faults).toEqual({ enabled: true, token: 'lab-token-0123456789' });
-  });
-
-  it('given a short token or a STACK_FAULTS that is not a boolean, then the error names them', () => {
-    expect(() =>
-      loadSupervisorConfig({ STACK_FAULTS: 'sometimes', FAULTS_TOKEN: 'short' }),
-    ).toThrow(/STACK_FAULTS .*FAULTS_TOKEN must be at least 16 characters/);
   });
 
   it('given a relative STACK_STATE_FILE, then it is resolved against the working directory', () => {

@@ -8,17 +8,15 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openFaultProxy, type FaultProxy } from '@effectively-once/fault-proxy';
 import { startPostgres, type PostgresServer } from '@effectively-once/postgres';
 import { labModeNotice, phaseSummary, readyBanner } from './banner.js';
 import { loadSupervisorConfig } from './config.js';
 import { prepareDatabases } from './databases.js';
 import { outcomeForConsole } from './delivery-outcomes.js';
-import { postgresRoutes } from './lab-control/postgres.routes.js';
-import { processRoutes } from './lab-control/processes.routes.js';
-import { linkRoutes } from './lab-control/links.routes.js';
-import { openLabControl, type LabControlServer } from './lab-control/server.js';
-import { labLinkPlan, stackLinks } from './lab-links.js';
+// lab:begin
+import { CONSOLE_ENTRY } from './lab/lab-stack.js';
+import { openLab } from './lab/open-lab.js';
+// lab:end
 import { formatLogLine } from './log-lines.js';
 import { choosePorts } from './ports.js';
 import { buildProcessBundles, processCommand, type ProcessBundles } from './process-bundles.js';
@@ -51,10 +49,15 @@ const running: SupervisedProcess[] = [];
 let postgres: PostgresServer | undefined;
 /** This run's mail spool directory, when it is not kept in STACK_DATA_DIR. */
 let mailSpoolDir: string | undefined;
-/** Lab mode only: the supervisor's own lab API. */
-let labControl: LabControlServer | undefined;
-/** Lab mode only: the links between the services and what they talk to. */
-let proxy: FaultProxy | undefined;
+/**
+ * Servers beside the processes that stop with them (lab mode's fault proxy and
+ * lab-control): `beside` starts closing before the processes stop and is
+ * awaited last; `after` closes once the processes are down.
+ */
+const companions: { beside: (() => Promise<void>)[]; after: (() => Promise<void>)[] } = {
+  beside: [],
+  after: [],
+};
 let stopping: Promise<void> | undefined;
 /** Set once the state file is being written: stopping waits for it, then removes the file. */
 let stateWrite: Promise<void> | undefined;
@@ -170,18 +173,16 @@ async function stopAll(exitCode: number): Promise<void> {
       await stateWrite.catch(() => undefined);
       await removeStateFile(config.stateFile, process.pid);
     }
-    // Not awaited first: it waits for its requests in flight, and a PostgreSQL
+    // Not awaited first: lab-control waits for its requests in flight, and a PostgreSQL
     // restart in flight ends only when postgres.stop() below cuts its pause short.
-    const closingLabControl = labControl
-      ?.close()
-      .catch((error: unknown) => say(`lab-control did not close cleanly: ${String(error)}`));
+    const closingBeside = companions.beside.map((close) => close());
     for (const group of [...GROUPS].reverse()) {
       await Promise.all(running.filter((p) => p.spec.group === group).map((p) => p.stop()));
     }
     // After the processes: a link closed under a stopping service would look like a fault.
-    await proxy?.close();
+    for (const close of companions.after) await close();
     await postgres?.stop();
-    await closingLabControl;
+    await Promise.all(closingBeside);
     if (mailSpoolDir !== undefined) await rm(mailSpoolDir, { recursive: true, force: true });
     say('stopped');
     process.exit(exitCode);
@@ -200,7 +201,13 @@ async function main(): Promise<void> {
           buildProcessBundles({
             repoRoot: REPO_ROOT,
             // The supervisor's own too: launch.mjs runs it at the next start.
-            entries: [...Object.values(ENTRIES), SUPERVISOR_ENTRY],
+            entries: [
+              ...Object.values(ENTRIES),
+              SUPERVISOR_ENTRY,
+              // lab:begin
+              CONSOLE_ENTRY,
+              // lab:end
+            ],
             cacheDir: config.bundleDir,
           }),
         )
@@ -229,24 +236,25 @@ async function main(): Promise<void> {
     lab: config.faults.enabled,
     console: config.STACK_CONSOLE,
   });
-  if (config.faults.enabled && ports.labControl !== undefined) {
-    proxy = await openFaultProxy({
-      listenHost: config.HOST,
-      links: labLinkPlan({ host: config.HOST, ports, databases }),
-    });
-    labControl = await openLabControl({
-      host: config.HOST,
-      port: ports.labControl,
-      token: config.faults.token,
-      // Each topic of the lab API is one module in ./lab-control (see server.ts).
-      routes: [
-        linkRoutes(proxy),
-        postgresRoutes({ postgres, say }),
-        processRoutes({ processes: running, say }),
-      ],
-      onServerError: say,
-    });
+  // lab:begin
+  const lab = await openLab({
+    host: config.HOST,
+    faults: config.faults,
+    ports,
+    databases,
+    postgres,
+    processes: running,
+    say,
+  });
+  if (lab !== undefined) {
+    companions.beside.push(() =>
+      lab
+        .closeControl()
+        .catch((error: unknown) => say(`lab-control did not close cleanly: ${String(error)}`)),
+    );
+    companions.after.push(() => lab.closeProxy());
   }
+  // lab:end
   const specs = defineStack({
     host: config.HOST,
     ports,
@@ -257,7 +265,9 @@ async function main(): Promise<void> {
     faults: config.faults,
     console: config.STACK_CONSOLE,
     mailSpoolFile: await mailSpoolFile(),
-    ...(proxy === undefined ? {} : { links: stackLinks(proxy.links()) }),
+    // lab:begin
+    ...(lab === undefined ? {} : { links: lab.links }),
+    // lab:end
   });
   const bundles = await bundling;
   if (bundles !== undefined) {

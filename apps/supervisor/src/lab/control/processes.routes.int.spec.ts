@@ -6,16 +6,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RESTART_POLICY } from '../restart-policy.js';
+import { DEFAULT_RESTART_POLICY } from '../../restart-policy.js';
 import {
   superviseProcess,
   type ProcessEvent,
   type SupervisedProcess,
-} from '../supervised-process.js';
+} from '../../supervised-process.js';
 import { processRoutes } from './processes.routes.js';
 import { buildLabControlApp } from './server.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 const token = 'lab-token-0123456789abcdef';
 const auth = { authorization: `Bearer ${token}` };
 /** Runs until stopped; leaves when the supervisor's channel closes. */

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { labLinkPlan, throughLink, type StackLinks } from './lab-links.js';
+import { labLinkPlan, throughLink, type StackLinks } from './links.js';
 import {
   defineStack,
   FIXED_INVENTORY_2_PORT,
   FIXED_PORTS,
   type DatabaseUrls,
   type StackInput,
-} from './stack.js';
+} from '../stack.js';
 
 const databases: DatabaseUrls = {
   order: 'postgres://pg:secret@127.0.0.1:5432/eo_order',

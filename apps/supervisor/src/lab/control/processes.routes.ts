@@ -11,7 +11,7 @@ import {
 } from '@effectively-once/fault-injection/outages';
 import { ProblemError } from '@effectively-once/service-kit';
 import { z } from 'zod';
-import type { SupervisedProcess } from '../supervised-process.js';
+import type { SupervisedProcess } from '../../supervised-process.js';
 import type { LabControlRoutes } from './server.js';
 
 export interface ProcessRoutesInput {

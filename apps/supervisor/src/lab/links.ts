@@ -2,7 +2,7 @@
 // addresses are rewritten to go through them. Pure, like stack.ts: main.ts
 // opens the links and hands their addresses to defineStack.
 import type { StackPorts } from '@effectively-once/stack-protocol';
-import type { DatabaseUrls } from './stack.js';
+import type { DatabaseUrls } from '../stack.js';
 
 export interface Endpoint {
   readonly host: string;

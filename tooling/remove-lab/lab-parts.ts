@@ -1,0 +1,82 @@
+// What the lab is, for `pnpm lab:remove` (docs/template-and-lab.md): the
+// folders and files it deletes, the workspace packages and dependencies it
+// drops from every package.json, and the root scripts that only the lab uses.
+// Everything else is the template. Code of the template that wires the lab in
+// sits between `// lab:begin` and `// lab:end` lines and goes too.
+
+/** Deleted as a whole, relative to the repository root. */
+export const LAB_PATHS: readonly string[] = [
+  // The lab's apps and packages.
+  'apps/console',
+  'apps/scenarios',
+  'apps/soak',
+  'packages/fault-injection',
+  'packages/fault-proxy',
+  'packages/invariants',
+  'packages/scenario-runner',
+  // The supervisor's lab mode: lab-control, the fault proxy's links, the console process.
+  'apps/supervisor/src/lab',
+  // Their tests across processes, and the browser that drives the console.
+  'e2e/console',
+  'e2e/hostile',
+  'e2e/invariants',
+  'e2e/scenarios',
+  'e2e/soak',
+  'e2e/supervisor/lab-mode.e2e.spec.ts',
+  'e2e/support/browser.ts',
+  'e2e/support/console-page.ts',
+  // Their pages.
+  'docs/console',
+  'docs/console.md',
+  'docs/scenarios',
+  'docs/exercise-break-it.md',
+  'docs/fault-injection.md',
+  'docs/fault-proxy.md',
+  'docs/invariants.md',
+  'docs/lineage.md',
+  'docs/soak.md',
+  // This tool: without the lab it has nothing left to remove.
+  'tooling/remove-lab',
+];
+
+/** The lab's workspace packages; imported by the template only inside `// lab:begin` regions. */
+export const LAB_PACKAGES: readonly string[] = [
+  '@effectively-once/console',
+  '@effectively-once/scenarios',
+  '@effectively-once/soak',
+  '@effectively-once/fault-injection',
+  '@effectively-once/fault-proxy',
+  '@effectively-once/invariants',
+  '@effectively-once/scenario-runner',
+];
+
+/** Dependencies that only the lab's files use, by the package.json that declares them. */
+export const LAB_ONLY_DEPENDENCIES: Readonly<Record<string, readonly string[]>> = {
+  // The browser tests of the console.
+  'e2e/package.json': ['playwright-core', 'axe-core'],
+};
+
+/** Root scripts that run the lab, or this tool. */
+export const LAB_SCRIPTS: readonly string[] = [
+  'test:browser',
+  'docs:console',
+  'invariants',
+  'lineage',
+  'scenario',
+  'soak',
+  'lab:remove',
+  'lab:check',
+];
+
+/** Root scripts that name a lab path in passing: what each becomes. */
+export const SCRIPT_REWRITES: Readonly<Record<string, { from: string; to: string }>> = {
+  // The console's browser page has its own tsconfig (DOM types).
+  typecheck: { from: ' && tsc -p apps/console/src/web/tsconfig.json', to: '' },
+};
+
+/** The line that opens a region of template code that wires the lab in; `// lab:end` closes it. */
+export const BEGIN_MARKER = '// lab:begin';
+export const END_MARKER = '// lab:end';
+
+/** Files in which regions are looked for: code, where `//` starts a comment. */
+export const CODE_FILE = /\.(ts|tsx|js|mjs|cjs)$/;

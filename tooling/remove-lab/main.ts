@@ -1,0 +1,48 @@
+// `pnpm lab:remove [--dry-run] [--no-install]`: takes the lab out of this
+// checkout in one step (docs/template-and-lab.md). Deletes the lab's folders,
+// the `// lab:begin` regions and the lab's scripts and dependencies, formats
+// what it edited, then installs again so that pnpm-lock.yaml and the
+// workspace links follow. `--dry-run` prints the same list and changes nothing.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { applyRemoval, describePlan, planRemoval } from './remove-lab.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const args = new Set(process.argv.slice(2));
+const unknown = [...args].filter((arg) => arg !== '--dry-run' && arg !== '--no-install');
+if (unknown.length > 0) {
+  process.stderr.write(
+    `usage: pnpm lab:remove [--dry-run] [--no-install] (unknown: ${unknown.join(' ')})\n`,
+  );
+  process.exit(2);
+}
+
+const plan = planRemoval(root);
+for (const line of describePlan(plan)) process.stdout.write(`${line}\n`);
+if (args.has('--dry-run')) {
+  process.stdout.write('dry run: nothing changed\n');
+  process.exit(0);
+}
+
+applyRemoval(root, plan);
+const prettier = path.join(root, 'node_modules', '.bin', 'prettier');
+const edited = plan.edits.map((edit) => edit.file);
+if (existsSync(prettier) && edited.length > 0) {
+  // A region taken out of an object or a call can leave it formatted for more lines than it has.
+  execFileSync(prettier, ['--write', '--log-level', 'warn', ...edited], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}
+if (!args.has('--no-install')) {
+  // The lab's packages left the workspace: the lockfile and the links must follow.
+  execFileSync('pnpm', ['install', '--prefer-offline', '--no-frozen-lockfile'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}
+process.stdout.write(
+  `lab removed: ${String(plan.deletions.length)} folders and files deleted, ${String(edited.length)} files edited. Next: pnpm test (docs/template-and-lab.md).\n`,
+);

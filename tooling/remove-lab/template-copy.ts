@@ -1,0 +1,80 @@
+// The template as a fork would have it: a copy of this checkout's files (the
+// working tree, uncommitted files included, ignored ones not) in a temporary
+// folder, with the lab removed and the workspace installed offline from the
+// local pnpm store. Used by the proof in `pnpm test` and by `pnpm lab:check`.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { applyRemoval, planRemoval, type RemovalPlan } from './remove-lab.js';
+
+export interface TemplateCopy {
+  readonly root: string;
+  readonly plan: RemovalPlan;
+  /** Runs a command in the copy; throws with its output when it fails. */
+  run(command: string, args: readonly string[]): string;
+  remove(): void;
+}
+
+/** The files git would commit from `root`: tracked ones that still exist, and new ones not ignored. */
+function workingTreeFiles(root: string): string[] {
+  const listed = execFileSync(
+    'git',
+    ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+    { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  return listed.split('\0').filter((file) => file !== '' && existsSync(path.join(root, file)));
+}
+
+function run(cwd: string, command: string, args: readonly string[]): string {
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const output = `${result.stdout}${result.stderr}`;
+  if (result.error !== undefined) throw result.error;
+  if (result.status !== 0) {
+    throw new Error(
+      `${command} ${args.join(' ')} failed in ${cwd} (exit ${String(result.status)}):\n${output}`,
+    );
+  }
+  return output;
+}
+
+/**
+ * Copies `root`'s working tree to a temporary folder, removes the lab there and
+ * installs offline (the lockfile changes when packages leave the workspace).
+ *
+ * @example
+ * const copy = makeTemplateCopy(repoRoot);
+ * copy.run('node_modules/.bin/tsc', ['-p', 'tsconfig.json']);
+ * copy.remove();
+ */
+export function makeTemplateCopy(root: string): TemplateCopy {
+  const copyRoot = mkdtempSync(path.join(tmpdir(), 'eo-template-'));
+  let plan: RemovalPlan;
+  try {
+    for (const file of workingTreeFiles(root)) {
+      mkdirSync(path.dirname(path.join(copyRoot, file)), { recursive: true });
+      copyFileSync(path.join(root, file), path.join(copyRoot, file));
+    }
+    plan = planRemoval(copyRoot);
+    applyRemoval(copyRoot, plan);
+    run(copyRoot, 'pnpm', ['install', '--offline', '--no-frozen-lockfile', '--reporter', 'silent']);
+    // What lab:remove does after its edits: a region taken out can leave a shorter object spread over lines.
+    const edited = plan.edits.map((edit) => edit.file);
+    if (edited.length > 0) {
+      run(copyRoot, 'node_modules/.bin/prettier', ['--write', '--log-level', 'warn', ...edited]);
+    }
+  } catch (error) {
+    rmSync(copyRoot, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    root: copyRoot,
+    plan,
+    run: (command, args) => run(copyRoot, command, args),
+    remove: () => rmSync(copyRoot, { recursive: true, force: true }),
+  };
+}
