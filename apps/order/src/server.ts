@@ -14,6 +14,7 @@ import { orderSagaConsumer } from './adapters/subscriptions/order-saga.consumer.
 import { startDeadlineTimer } from './adapters/timers/deadline-timer.js';
 import { buildApp } from './app.js';
 import { loadOrderConfig } from './config.js';
+import { startOrderSummaryCatchUp } from './order-summary/order-summary.catch-up.js';
 
 const config = loadOrderConfig();
 const { deadlines, logLevel, timerPollMs } = config;
@@ -33,6 +34,8 @@ await runService<OrderDatabase>({
   // The saga's deadlines: timer rows in this database, fired by every running instance.
   workers: ({ db, store, now, log }) => [
     startDeadlineTimer({ deps: { db, store, now, log }, pollMs: timerPollMs }),
+    // Summaries of the orders that have none yet (ADR 0024), once, beside the rest.
+    startOrderSummaryCatchUp({ deps: { db, store }, log }),
   ],
   // lab:begin
   lab: openFaultInjection,

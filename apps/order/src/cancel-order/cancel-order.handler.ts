@@ -13,7 +13,7 @@ import { isPlaced, toOrderResource } from '../adapters/http/order-resource.js';
 /** Appends tried before giving up with 409 ORDER_CHANGED_CONCURRENTLY. */
 export const MAX_CANCEL_ATTEMPTS = 3;
 
-type Deps = Pick<OrderServiceDeps, 'store' | 'now'>;
+type Deps = Pick<OrderServiceDeps, 'db' | 'store' | 'now'>;
 
 /**
  * Requests the order's cancellation. Idempotent: an order already cancelling

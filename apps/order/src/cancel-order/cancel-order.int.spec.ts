@@ -62,7 +62,7 @@ describe('POST /orders/:orderId/cancel', () => {
     const orderId = await orderWith((id) => [orderPlaced(id), paymentRequested(id)]);
     const { store, reads } = recordStreamReads(env.store);
 
-    const resource = await cancelOrder({ store, now: env.now }, { orderId });
+    const resource = await cancelOrder({ db: env.db, store, now: env.now }, { orderId });
 
     expect(reads).toEqual([orderStream(orderId)]);
     expect(resource).toMatchObject({ status: 'cancelling', version: 2 });

@@ -39,7 +39,7 @@ describe('cancel racing the saga', () => {
     const orderId = await placedOrder();
     const store = withRivalAppends(env.store, { times: 1, rival: sagaAppends(orderId) });
 
-    const order = await cancelOrder({ store, now: env.now }, { orderId });
+    const order = await cancelOrder({ db: env.db, store, now: env.now }, { orderId });
 
     expect(order).toMatchObject({ status: 'cancelling', version: 2 });
     const events = await env.store.readStream(orderStream(orderId));
@@ -57,7 +57,9 @@ describe('cancel racing the saga', () => {
       rival: sagaAppends(orderId),
     });
 
-    await expect(cancelOrder({ store, now: env.now }, { orderId })).rejects.toMatchObject({
+    await expect(
+      cancelOrder({ db: env.db, store, now: env.now }, { orderId }),
+    ).rejects.toMatchObject({
       status: 409,
       code: 'ORDER_CHANGED_CONCURRENTLY',
     });

@@ -3,7 +3,16 @@
 // breaking clients; checked with zod, because a client hands it back.
 import { OrderId } from '@effectively-once/contracts';
 import { z } from 'zod';
-import type { OrderListingKey } from '../adapters/postgres/order-request.repository.js';
+
+/**
+ * Where a page ended. `createdAt` is the order's placement time: the key row's
+ * time, which OrderPlaced carries as placedAt, so cursors made before the
+ * order-summary projection still point at the same place.
+ */
+export interface OrderListingKey {
+  readonly createdAt: Date;
+  readonly orderId: string;
+}
 
 const CursorSchema = z.object({ createdAt: z.iso.datetime(), orderId: OrderId });
 

@@ -1,21 +1,30 @@
 // The order's one command handler: load the stream (unless the caller already
-// holds the order), decide, append at the loaded revision, and answer with the
-// order those events make, folded in memory: the stream is never read again
-// after an append. Place, cancel, the deadline timer and the saga all write
-// order streams through it.
+// holds the order), decide, append at the loaded revision, write the order's
+// summary, and answer with the order those events make, folded in memory: the
+// stream is never read again after an append. Place, cancel, the deadline
+// timer and the saga all write order streams through it.
+//
+// Crash window: after the append, before the summary write. The summary lags
+// the stream until the next writer of this order, or the same command
+// repeated, writes it (docs/adr/0024-order-summary-projection.md).
 import type { OrderEvent } from '@effectively-once/contracts';
 import type { EventStore } from '@effectively-once/event-store';
+import type { Kysely } from 'kysely';
 import {
   appendOrderEvents,
   loadOrder,
   type LoadedOrder,
 } from '../adapters/eventStore/order-stream.js';
+import type { OrderDatabase } from '../adapters/postgres/order.database.js';
 import type { Decision } from '../domain/order.decide.js';
 import type { OrderState } from '../domain/order.state.js';
+import { projectOrderSummary } from '../order-summary/order-summary.projection.js';
 import { foldAppended } from './fold-appended.js';
 
 export interface OrderCommandDeps {
   readonly store: EventStore;
+  /** Where the order-summary projection is written: the pool, or the saga's marker transaction. */
+  readonly db: Kysely<OrderDatabase>;
 }
 
 export interface OrderCommand<Code extends string> {
@@ -87,5 +96,8 @@ export async function handleOrderCommand<Code extends string>(
   });
   const order =
     appended === undefined ? loaded : foldAppended(loaded, { events, causeId, appended });
+  // Also when nothing was appended: a command repeated after a crash between
+  // an append and this write brings the summary up to the stream.
+  await projectOrderSummary(deps.db, order);
   return { outcome: 'accepted', events, order };
 }

@@ -78,35 +78,42 @@ export async function saveOrderResponse(
   return stored.response;
 }
 
-export interface OrderListingKey {
-  createdAt: Date;
-  orderId: string;
-}
-
 /**
- * One page of order ids, newest first, after `after` (exclusive): keyset
- * pagination, so a page costs the same however deep it is and an order placed
- * meanwhile never shifts the next page.
+ * Order ids of key rows that have no order-summary row yet, oldest first,
+ * after `after` (exclusive): the orders placed before the projection existed,
+ * a placement that died between its append and its summary, and key rows
+ * whose order was never appended. The catch-up at start reads their streams.
  *
  * @example
- * const page = await listOrderRequests(db, { limit: 21 });
+ * const page = await findOrdersWithoutSummary(db, { limit: 100 });
  */
-export async function listOrderRequests(
+export async function findOrdersWithoutSummary(
   db: Kysely<OrderDatabase>,
-  input: { limit: number; after?: OrderListingKey | undefined },
-): Promise<OrderListingKey[]> {
+  input: { limit: number; after?: OrderRequestKey | undefined },
+): Promise<OrderRequestKey[]> {
   let query = db
     .selectFrom('order_request')
-    .select(['order_id', 'created_at'])
-    .orderBy('created_at', 'desc')
-    .orderBy('order_id', 'desc')
+    .leftJoin('order_summary', 'order_summary.order_id', 'order_request.order_id')
+    .where('order_summary.order_id', 'is', null)
+    .select(['order_request.order_id', 'order_request.created_at'])
+    .orderBy('order_request.created_at')
+    .orderBy('order_request.order_id')
     .limit(input.limit);
   const { after } = input;
   if (after !== undefined) {
     query = query.where((eb) =>
-      eb(eb.refTuple('created_at', 'order_id'), '<', eb.tuple(after.createdAt, after.orderId)),
+      eb(
+        eb.refTuple('order_request.created_at', 'order_request.order_id'),
+        '>',
+        eb.tuple(after.createdAt, after.orderId),
+      ),
     );
   }
   const rows = await query.execute();
   return rows.map((row) => ({ createdAt: row.created_at, orderId: row.order_id }));
+}
+
+export interface OrderRequestKey {
+  readonly createdAt: Date;
+  readonly orderId: string;
 }

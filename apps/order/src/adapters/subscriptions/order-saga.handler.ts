@@ -151,7 +151,9 @@ export async function handleOrderSagaEvent(
     db: deps.db,
     consumer: orderSaga,
     message: { id: recorded.id, type: recorded.type },
-    work: () => runSagaStep(deps, event, recorded),
+    // The summary is written in the marker's transaction: a redelivery after
+    // a crash before the commit writes it again, from the order it reloads.
+    work: (trx) => runSagaStep({ ...deps, db: trx }, event, recorded),
     ...(deps.onOutcome === undefined ? {} : { onOutcome: deps.onOutcome }),
   });
 }
