@@ -1,24 +1,9 @@
-// The gateway as a Fastify instance built from its options; server.ts listens,
-// tests call inject or listen on port 0.
-import { randomUUID } from 'node:crypto';
+// The gateway as a Fastify instance built from its options on the service
+// kit's HTTP base; server.ts listens, tests call inject or listen on port 0.
 import replyFrom from '@fastify/reply-from';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
-} from 'fastify';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
-import { clientErrorHandler, frameworkErrorHandler } from '@effectively-once/service-kit/http-edge';
+import { createHttpServer, type FastifyZodInstance } from '@effectively-once/service-kit/http-edge';
 import type { Upstreams } from './config.js';
 import { refuseDotSegments } from './dot-segments.js';
-import { notFoundHandler, problemErrorHandler } from './problem.js';
-import { DebugRequestLog } from './request-log.js';
 import { registerAdminRoutes } from './routes/admin.routes.js';
 import { registerConsoleRoutes } from './routes/console.routes.js';
 import { registerForwardedRoutes } from './routes/forward.routes.js';
@@ -27,13 +12,8 @@ import { registerIndexRoutes } from './routes/index.routes.js';
 import { registerLineageRoutes } from './routes/lineage.routes.js';
 import { registerOpenApiRoute } from './routes/openapi.routes.js';
 
-export type GatewayInstance = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  ZodTypeProvider
->;
+/** The service kit's HTTP base: the same problem documents, request ids and timeouts as the services. */
+export type GatewayInstance = FastifyZodInstance;
 
 export interface GatewayOptions {
   upstreams: Upstreams;
@@ -56,36 +36,18 @@ export interface GatewayOptions {
  * const response = await app.inject({ method: 'GET', url: '/api/health' });
  */
 export function buildApp(options: GatewayOptions): GatewayInstance {
-  const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : { level: options.logLevel ?? 'info', base: { service: 'gateway', pid: process.pid } },
-    requestIdHeader: 'x-request-id',
-    logController: new DebugRequestLog({ requestIdLogLabel: 'requestId' }),
-    genReqId: () => randomUUID(),
-    clientErrorHandler,
-    frameworkErrors: frameworkErrorHandler,
+  const app = createHttpServer({
+    service: 'gateway',
+    ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
     // The gateway never waits forever on a client either: a request whose
     // headers and body have not all arrived in time is answered 408 and closed.
-    requestTimeout: options.requestTimeoutMs,
-    http: {
-      headersTimeout: options.requestTimeoutMs,
-      // Node looks for late requests on this period: the 408 comes within a
-      // quarter of the timeout (a second at most) after it.
-      connectionsCheckingInterval: Math.max(
-        25,
-        Math.min(1_000, Math.floor(options.requestTimeoutMs / 4)),
-      ),
-    },
-  }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.setErrorHandler(problemErrorHandler);
-  app.setNotFoundHandler(notFoundHandler);
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
+    requestTimeoutMs: options.requestTimeoutMs,
+    // It sees every request of every service: its per-request lines at debug.
+    requestLog: 'debug',
+    // Bodies are forwarded as they came; the forwarding scope parses nothing.
+    jsonBodiesOnly: false,
+    notFoundHint: 'GET /api/openapi.json lists them.',
   });
   app.addHook('onRequest', refuseDotSegments);
 

@@ -4,7 +4,7 @@
 // the ".." could climb out of its route once a service or a proxy resolved it;
 // unmatched, a 404 would hide that the request itself is malformed.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { problem, sendProblem } from './problem.js';
+import { problem, sendProblem } from '@effectively-once/service-kit/http-edge';
 
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 

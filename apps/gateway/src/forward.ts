@@ -4,7 +4,7 @@
 // translated to the public path. Only a failure to get an answer is the
 // gateway's own, and becomes a problem document.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sendProblem } from './problem.js';
+import { sendProblem } from '@effectively-once/service-kit/http-edge';
 import { upstreamFailure, type UpstreamName } from './upstream-failure.js';
 
 export interface ForwardTarget {

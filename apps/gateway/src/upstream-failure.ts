@@ -2,7 +2,7 @@
 // status says what the client can know about its request: 503, it never
 // arrived; 502 or 504, it arrived and may or may not have taken effect.
 import type { ProblemDetails, ServiceName } from '@effectively-once/contracts';
-import { problem } from './problem.js';
+import { problem } from '@effectively-once/service-kit/http-edge';
 
 /** Who answers behind a route: one of the services, or the flow console. */
 export type UpstreamName = ServiceName | 'console';

@@ -1,4 +1,5 @@
 // Composition root of the mail sink: `tsx apps/mail-sink/src/server.ts`.
+import { onShutdownSignal } from '@effectively-once/service-kit';
 import { startSmtpReceiver, type SmtpReceiver } from './adapters/smtp/smtp-receiver.js';
 import { buildApp } from './app.js';
 import { loadMailSinkConfig } from './config.js';
@@ -41,21 +42,10 @@ app.log.info(
   `mail sink listening on ${url} (HTTP) and ${smtpUrl} (SMTP)`,
 );
 
-let closing = false;
-async function shutdown(signal: NodeJS.Signals): Promise<void> {
-  if (closing) return;
-  closing = true;
-  app.log.info({ signal }, 'closing');
-  try {
-    await Promise.all([app.close(), smtp?.close()]);
+onShutdownSignal({
+  log: app.log,
+  close: async () => {
+    await Promise.all([app.close(), smtp.close()]);
     await spooled?.spool.close();
-    process.exit(0);
-  } catch (error) {
-    app.log.error({ err: error }, 'close failed');
-    process.exit(1);
-  }
-}
-process.once('SIGTERM', (signal) => void shutdown(signal));
-process.once('SIGINT', (signal) => void shutdown(signal));
-// Started by the supervisor with an IPC channel: if the supervisor dies, even by SIGKILL, stop too.
-process.once('disconnect', () => void shutdown('SIGTERM'));
+  },
+});

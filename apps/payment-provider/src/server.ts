@@ -1,5 +1,6 @@
 // Composition root of the payment provider: `tsx apps/payment-provider/src/server.ts`.
 import { connect, migrateToLatest } from '@effectively-once/postgres';
+import { onShutdownSignal } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
 import { providerMigrations } from './adapters/postgres/migrations/index.js';
 import type { ProviderDatabase } from './adapters/postgres/provider.database.js';
@@ -17,21 +18,10 @@ app.log.info(
   `payment provider listening on ${url}`,
 );
 
-let closing = false;
-async function shutdown(signal: NodeJS.Signals): Promise<void> {
-  if (closing) return;
-  closing = true;
-  app.log.info({ signal }, 'closing');
-  try {
+onShutdownSignal({
+  log: app.log,
+  close: async () => {
     await app.close();
     await db.destroy();
-    process.exit(0);
-  } catch (error) {
-    app.log.error({ err: error }, 'close failed');
-    process.exit(1);
-  }
-}
-process.once('SIGTERM', (signal) => void shutdown(signal));
-process.once('SIGINT', (signal) => void shutdown(signal));
-// Started by the supervisor with an IPC channel: if the supervisor dies, even by SIGKILL, stop too.
-process.once('disconnect', () => void shutdown('SIGTERM'));
+  },
+});

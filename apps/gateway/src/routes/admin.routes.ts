@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { GatewayInstance, GatewayOptions } from '../app.js';
 import { forward } from '../forward.js';
-import { problem, sendProblem } from '../problem.js';
+import { problem, sendProblem } from '@effectively-once/service-kit/http-edge';
 
 /** The saga services; the fake external systems have no /admin routes. */
 export const ADMIN_SERVICES = [

@@ -3,7 +3,7 @@
 // routes. The admin token of /api/admin/stuck goes through unchanged and the
 // console checks it. A stack without the console has no one to assemble them.
 import { fillPath, forward } from '../forward.js';
-import { problem, sendProblem } from '../problem.js';
+import { problem, sendProblem } from '@effectively-once/service-kit/http-edge';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { GatewayInstance, GatewayOptions } from '../app.js';

@@ -16,7 +16,8 @@ import {
 } from 'fastify-type-provider-zod';
 import { clientErrorHandler, frameworkErrorHandler } from './client-error.js';
 import { acceptJsonBodiesOnly } from './json-body.js';
-import { notFoundHandler, problemErrorHandler } from './problem.js';
+import { DebugRequestLog } from './debug-request-log.js';
+import { notFoundHandlerWith, problemErrorHandler } from './problem.js';
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
@@ -44,6 +45,16 @@ export function createHttpServer(input: {
   logger?: boolean;
   /** How long a request's headers and body may take to arrive before 408 (default 30 s). */
   requestTimeoutMs?: number;
+  /** `debug`: the per-request lines at debug, failures still at info (DebugRequestLog). Default `info`. */
+  requestLog?: 'info' | 'debug';
+  /**
+   * `false` keeps Fastify's body parsers, for a server whose routes take
+   * bodies as they came (the gateway forwards them). Default: JSON bodies
+   * only (acceptJsonBodiesOnly).
+   */
+  jsonBodiesOnly?: boolean;
+  /** Follows the 404's detail, e.g. where the routes are listed. */
+  notFoundHint?: string;
 }): FastifyZodInstance {
   const requestTimeoutMs = input.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
@@ -52,6 +63,9 @@ export function createHttpServer(input: {
         ? false
         : { level: input.logLevel ?? 'info', base: { service: input.service, pid: process.pid } },
     requestIdHeader: 'x-request-id',
+    ...(input.requestLog === 'debug'
+      ? { logController: new DebugRequestLog({ requestIdLogLabel: 'requestId' }) }
+      : {}),
     genReqId: () => randomUUID(),
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
@@ -66,9 +80,9 @@ export function createHttpServer(input: {
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  acceptJsonBodiesOnly(app);
+  if (input.jsonBodiesOnly !== false) acceptJsonBodiesOnly(app);
   app.setErrorHandler(problemErrorHandler);
-  app.setNotFoundHandler(notFoundHandler);
+  app.setNotFoundHandler(notFoundHandlerWith(input.notFoundHint));
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();

@@ -207,16 +207,28 @@ export function problemErrorHandler(
   return sendProblem(request, reply, details);
 }
 
-export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const path = request.url.split('?')[0] ?? request.url;
-  return sendProblem(
-    request,
-    reply,
-    problem({
-      status: 404,
-      code: 'NOT_FOUND',
-      title: 'No such resource',
-      detail: `No route answers ${request.method} ${path}.`,
-    }),
-  );
+/**
+ * The 404 for a path no route answers; `hint` follows the detail (the
+ * gateway says where its routes are listed).
+ *
+ * @example
+ * app.setNotFoundHandler(notFoundHandlerWith('GET /api/openapi.json lists them.'));
+ */
+export function notFoundHandlerWith(
+  hint?: string,
+): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
+  return (request, reply) => {
+    const path = request.url.split('?')[0] ?? request.url;
+    const where = `No route answers ${request.method} ${path}`;
+    return sendProblem(
+      request,
+      reply,
+      problem({
+        status: 404,
+        code: 'NOT_FOUND',
+        title: 'No such resource',
+        detail: hint === undefined ? `${where}.` : `${where}; ${hint}`,
+      }),
+    );
+  };
 }

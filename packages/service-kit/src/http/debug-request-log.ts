@@ -1,8 +1,8 @@
 // Fastify's per-request lines ("incoming request", "request completed") at
-// debug instead of info: the gateway sees every request of every service, and
-// at info its log cost more CPU than the forwarding. Failures stay visible at
-// info and above: "request errored" (Fastify), "upstream failed" (forward.ts)
-// and "request failed" for a 5xx (problem.ts).
+// debug instead of info, for a server that sees every request of every
+// service (the gateway), whose log at info cost more CPU than the forwarding.
+// Failures stay visible at info and above: "request errored" (Fastify),
+// the gateway's "upstream failed" and "request failed" for a 5xx (problem.ts).
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
 /**

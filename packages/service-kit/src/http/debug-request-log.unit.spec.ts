@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { DebugRequestLog } from './request-log.js';
+import { DebugRequestLog } from './debug-request-log.js';
 
 /** A Fastify instance logging to an array at `level`, with one route that answers and one that throws. */
 async function appLoggingAt(level: 'info' | 'debug') {
