@@ -7,11 +7,11 @@ import { runService } from '@effectively-once/service-kit';
 // lab:begin
 import { openFaultInjection } from '@effectively-once/fault-injection';
 // lab:end
-import { readOrderTimers } from './adapters/http/order-lineage.routes.js';
+import { readOrderTimers } from './order-lineage/order-lineage.routes.js';
 import { orderMigrations } from './adapters/postgres/migrations/index.js';
 import type { OrderDatabase } from './adapters/postgres/order.database.js';
-import { orderSagaConsumer } from './adapters/subscriptions/order-saga.consumer.js';
-import { startDeadlineTimer } from './adapters/timers/deadline-timer.js';
+import { orderSagaConsumer } from './order-saga/order-saga.consumer.js';
+import { startDeadlineTimer } from './deadline-timer/deadline-timer.js';
 import { buildApp } from './app.js';
 import { loadOrderConfig } from './config.js';
 import { startOrderSummaryCatchUp } from './order-summary/order-summary.catch-up.js';

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { appendOrderEvents, commandCause, loadOrder } from '../adapters/eventStore/order-stream.js';
 import { upsertOrderSummary } from '../adapters/postgres/order-summary.repository.js';
-import { handleOrderSagaEvent } from '../adapters/subscriptions/order-saga.handler.js';
+import { handleOrderSagaEvent } from '../order-saga/order-saga.handler.js';
 import {
   cancellationRequested,
   CUSTOMER_EMAIL,

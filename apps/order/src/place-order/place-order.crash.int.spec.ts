@@ -10,7 +10,7 @@ import { initialOrderState } from '../domain/order.state.js';
 import { CUSTOMER_EMAIL, ITEMS } from '../domain/testing/order.fixtures.js';
 import { createOrderTestEnv, DEFAULT_DEADLINES } from '../testing/order-test-env.js';
 import { appendOrderEvents, commandCause } from '../adapters/eventStore/order-stream.js';
-import { fireDueDeadlines } from '../adapters/timers/fire-due-deadlines.js';
+import { fireDueDeadlines } from '../deadline-timer/fire-due-deadlines.js';
 import { findOrderRequest } from '../adapters/postgres/order-request.repository.js';
 import { claimWithTimers } from './place-order.handler.js';
 

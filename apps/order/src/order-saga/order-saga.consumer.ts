@@ -8,7 +8,7 @@ import {
   type RunningConsumer,
 } from '@effectively-once/service-kit';
 import type { FastifyBaseLogger } from 'fastify';
-import type { OrderServiceDeps } from '../../order-service.deps.js';
+import type { OrderServiceDeps } from '../order-service.deps.js';
 import { handleOrderSagaEvent, ORDER_SAGA_EVENTS, orderSaga } from './order-saga.handler.js';
 
 /** order-saga-v1's handler, as the subscription and the operator's replay run it. */

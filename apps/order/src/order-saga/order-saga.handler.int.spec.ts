@@ -14,10 +14,10 @@ import {
   inventoryReserved,
   orderPlaced,
   paymentRequested,
-} from '../../domain/testing/order.fixtures.js';
-import { createOrderTestEnv, publish } from '../../testing/order-test-env.js';
-import { withRivalAppends } from '../../testing/rival-writer.js';
-import { appendOrderEvents, commandCause } from '../eventStore/order-stream.js';
+} from '../domain/testing/order.fixtures.js';
+import { createOrderTestEnv, publish } from '../testing/order-test-env.js';
+import { withRivalAppends } from '../testing/rival-writer.js';
+import { appendOrderEvents, commandCause } from '../adapters/eventStore/order-stream.js';
 import { handleOrderSagaEvent } from './order-saga.handler.js';
 
 const env = await createOrderTestEnv();

@@ -19,14 +19,14 @@ import {
   paymentNothingToVoid,
   paymentUnavailable,
   paymentVoided,
-} from '../../domain/testing/order.fixtures.js';
-import { createOrderTestEnv, publish } from '../../testing/order-test-env.js';
+} from '../domain/testing/order.fixtures.js';
+import { createOrderTestEnv, publish } from '../testing/order-test-env.js';
 import {
   appendOrderEvents,
   commandCause,
   loadOrder,
   orderEventId,
-} from '../eventStore/order-stream.js';
+} from '../adapters/eventStore/order-stream.js';
 import { handleOrderSagaEvent } from './order-saga.handler.js';
 
 const env = await createOrderTestEnv();

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { CONSUMERS, ServiceLineage } from '@effectively-once/contracts';
 import { describe, expect, it } from 'vitest';
-import { createOrderTestEnv } from '../../testing/order-test-env.js';
+import { createOrderTestEnv } from '../testing/order-test-env.js';
 import { registerOrderLineageRoute } from './order-lineage.routes.js';
 
 const env = await createOrderTestEnv();

@@ -5,9 +5,9 @@ import { receive } from '@effectively-once/event-store/testing';
 import { randomUUID } from 'node:crypto';
 import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inventoryReserved, orderPlaced } from '../../domain/testing/order.fixtures.js';
-import { createOrderTestEnv, publish } from '../../testing/order-test-env.js';
-import { appendOrderEvents, commandCause } from '../eventStore/order-stream.js';
+import { inventoryReserved, orderPlaced } from '../domain/testing/order.fixtures.js';
+import { createOrderTestEnv, publish } from '../testing/order-test-env.js';
+import { appendOrderEvents, commandCause } from '../adapters/eventStore/order-stream.js';
 import { startOrderSaga } from './order-saga.consumer.js';
 
 const env = await createOrderTestEnv();

@@ -4,18 +4,18 @@ import { orderStream, type OrderDeadlineName } from '@effectively-once/contracts
 import Fastify from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { decide } from '../../domain/order.decide.js';
-import { orderDeadlines } from '../../domain/order-deadlines.js';
-import { initialOrderState } from '../../domain/order.state.js';
-import { CUSTOMER_EMAIL, ITEMS, paymentRequested } from '../../domain/testing/order.fixtures.js';
-import { createOrderTestEnv, DEFAULT_DEADLINES } from '../../testing/order-test-env.js';
-import { appendOrderEvents, commandCause, loadOrder } from '../eventStore/order-stream.js';
+import { decide } from '../domain/order.decide.js';
+import { orderDeadlines } from '../domain/order-deadlines.js';
+import { initialOrderState } from '../domain/order.state.js';
+import { CUSTOMER_EMAIL, ITEMS, paymentRequested } from '../domain/testing/order.fixtures.js';
+import { createOrderTestEnv, DEFAULT_DEADLINES } from '../testing/order-test-env.js';
+import { appendOrderEvents, commandCause, loadOrder } from '../adapters/eventStore/order-stream.js';
 import {
   findDueDeadlines,
   markDeadlineFired,
   rearmDeadlines,
   scheduleDeadlines,
-} from '../postgres/order-deadline.repository.js';
+} from '../adapters/postgres/order-deadline.repository.js';
 import { startDeadlineTimer } from './deadline-timer.js';
 import { fireDueDeadlines, type DeadlineTimerDeps } from './fire-due-deadlines.js';
 

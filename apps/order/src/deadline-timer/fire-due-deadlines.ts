@@ -14,12 +14,15 @@ import type { OrderDeadlineName, OrderEvent } from '@effectively-once/contracts'
 import { WrongExpectedRevisionError, type EventStore } from '@effectively-once/event-store';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { decide } from '../../domain/order.decide.js';
-import { handleOrderCommand } from '../../order-command/order-command.handler.js';
-import { commandCause } from '../eventStore/order-stream.js';
-import { findDueDeadlines, markDeadlineFired } from '../postgres/order-deadline.repository.js';
-import type { OrderDeadlineRow } from '../postgres/order-deadline.table.js';
-import type { OrderDatabase } from '../postgres/order.database.js';
+import { decide } from '../domain/order.decide.js';
+import { handleOrderCommand } from '../order-command/order-command.handler.js';
+import { commandCause } from '../adapters/eventStore/order-stream.js';
+import {
+  findDueDeadlines,
+  markDeadlineFired,
+} from '../adapters/postgres/order-deadline.repository.js';
+import type { OrderDeadlineRow } from '../adapters/postgres/order-deadline.table.js';
+import type { OrderDatabase } from '../adapters/postgres/order.database.js';
 
 type LeftBecause = 'not_due' | 'order_changed' | 'superseded';
 

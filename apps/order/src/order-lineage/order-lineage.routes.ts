@@ -6,8 +6,8 @@ import { markerView } from '@effectively-once/idempotency';
 import type { FastifyZodInstance } from '@effectively-once/service-kit';
 import { registerLineageRoute, type LineageTimerRow } from '@effectively-once/service-kit/lineage';
 import type { Kysely } from 'kysely';
-import type { OrderDatabase } from '../postgres/order.database.js';
-import { ORDER_SAGA_EVENTS } from '../subscriptions/order-saga.handler.js';
+import type { OrderDatabase } from '../adapters/postgres/order.database.js';
+import { ORDER_SAGA_EVENTS } from '../order-saga/order-saga.handler.js';
 
 /** The order's timers, due first. */
 export async function readOrderTimers(

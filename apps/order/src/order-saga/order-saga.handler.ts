@@ -31,16 +31,16 @@ import {
   decideOrderSaga,
   isOrderSagaInput,
   type OrderSagaInput,
-} from '../../domain/order-saga.decide.js';
-import type { Decision } from '../../domain/order.decide.js';
-import { paymentAnswerMismatch } from '../../domain/payment-answer.check.js';
-import { handleOrderCommand } from '../../order-command/order-command.handler.js';
+} from '../domain/order-saga.decide.js';
+import type { Decision } from '../domain/order.decide.js';
+import { paymentAnswerMismatch } from '../domain/payment-answer.check.js';
+import { handleOrderCommand } from '../order-command/order-command.handler.js';
 import {
   loadOrder,
   UnreadableOrderStreamError,
   type LoadedOrder,
-} from '../eventStore/order-stream.js';
-import type { OrderDatabase } from '../postgres/order.database.js';
+} from '../adapters/eventStore/order-stream.js';
+import type { OrderDatabase } from '../adapters/postgres/order.database.js';
 
 export const orderSaga = defineConsumer({ name: CONSUMERS.orderSaga });
 
