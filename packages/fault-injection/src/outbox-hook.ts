@@ -1,18 +1,3 @@
-// The outbox relay's fault point, in the shape startOutboxRelay takes: after
-// the store accepted the append, before the row is marked sent.
-import type { AfterAppend } from '@effectively-once/outbox';
-import type { FaultPoints } from '@effectively-once/service-kit';
-
-/**
- * @example
- * startOutboxRelay({ db, store, afterAppend: relayFaultPoint(lab) });
- */
-export function relayFaultPoint(faults: FaultPoints | undefined): AfterAppend | undefined {
-  if (faults === undefined) return undefined;
-  return (row) =>
-    faults.hit('after-relay-append', {
-      eventType: row.type,
-      messageId: row.eventId,
-      orderId: row.orderId,
-    });
-}
+// The outbox relay's fault point lives in the service kit, which starts the
+// relay (runService); the lab's entry keeps exporting it under its old name.
+export { relayFaultPoint } from '@effectively-once/service-kit';

@@ -40,6 +40,7 @@ export {
   type ServiceFaultPoint,
 } from './faults/fault-points.js';
 export type { FaultsConfig } from './faults/fault-settings.js';
+export { relayFaultPoint } from './faults/relay-fault-point.js';
 export type { ConsumerHandler, DeliveryAttempt, HandleResult } from './consumer/handler.js';
 export { traceIdOf } from './consumer/trace-id.js';
 export { createHttpServer, type FastifyZodInstance } from './http/create-http-server.js';

@@ -2,16 +2,12 @@
 // order, and returns the running service with its one close. Tests start a
 // declared service this way; runService adds the shutdown on SIGTERM.
 import type { IdempotencyTables } from '@effectively-once/idempotency';
-import {
-  outboxView,
-  startOutboxRelay,
-  type AfterAppend,
-  type OutboxTables,
-} from '@effectively-once/outbox';
+import { outboxView, startOutboxRelay, type OutboxTables } from '@effectively-once/outbox';
 import { connect, migrateToLatest } from '@effectively-once/postgres';
 import type { Kysely } from 'kysely';
 import { openServiceEventStore } from '../config.js';
-import { noFaults, type FaultPoints } from '../faults/fault-points.js';
+import { noFaults } from '../faults/fault-points.js';
+import { relayFaultPoint } from '../faults/relay-fault-point.js';
 import type { FastifyZodInstance } from '../http/create-http-server.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { registerServiceRoutes } from './service-routes.js';
@@ -64,17 +60,6 @@ async function openResources<Database>(
   shutdown.add('store', store);
   const metrics = createServiceMetrics({ service: config.service });
   return { db, store, metrics, now: () => new Date() };
-}
-
-/** The lab's after-relay-append point: the relay calls it after each append, before marking the row sent. */
-function relayFaultPoint(lab: FaultPoints | undefined): AfterAppend | undefined {
-  if (lab === undefined) return undefined;
-  return (row) =>
-    lab.hit('after-relay-append', {
-      eventType: row.type,
-      messageId: row.eventId,
-      orderId: row.orderId,
-    });
 }
 
 function startRelay<Database>(
