@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { scaffold } from './scaffold.js';
@@ -106,6 +106,11 @@ describe('pnpm new, in a copy of the repository', () => {
       'apps/shipping/src/adapters/subscriptions/shipping.consumer.int.spec.ts',
     ]);
     expect(consumer).toContain('edited  apps/payment/src/server.ts');
+    // pnpm start runs what the supervisor's list of added services names.
+    const added = (await import(
+      pathToFileURL(path.join(copy.root, 'apps/supervisor/src/added-services.ts')).href
+    )) as { addedServiceEntries: () => string[] };
+    expect(added.addedServiceEntries()).toEqual(['apps/shipping/src/server.ts']);
 
     // Only the generated files, the edited wiring and what they import: the
     // whole repository would take minutes. Typecheck and tests run side by side.
@@ -116,6 +121,7 @@ describe('pnpm new, in a copy of the repository', () => {
         files: [
           'packages/postgres/src/testing/global-setup.ts',
           'apps/payment/src/server.ts',
+          'apps/supervisor/src/added-services.ts',
           ...generated.filter((file) => file.endsWith('.ts')),
         ],
       }),

@@ -29,9 +29,11 @@ function nextSteps(command: Command): string[] {
   const consumer = command.kind === 'consumer' ? command.name : (command.consumer ?? command.name);
   const service = command.kind === 'consumer' ? command.service : command.name;
   const steps = [
-    ...(command.kind === 'service' ? ['pnpm install --offline   # links the new app'] : []),
-    'pnpm migrations:lock      # locks the new migration once you are happy with it',
+    ...(command.kind === 'service'
+      ? ['pnpm install --offline   # links the new app; `pnpm start` runs it from then on']
+      : []),
     `npx vitest run --project integration apps/${service}/src/adapters/subscriptions/${consumerNames(consumer).kebab}.consumer.int.spec.ts`,
+    'pnpm migrations:lock      # once the migration says what you want: it is released from then on',
   ];
   return steps;
 }

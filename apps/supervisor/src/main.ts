@@ -10,6 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startPostgres, type PostgresServer } from '@effectively-once/postgres';
 import { labModeNotice, phaseSummary, readyBanner } from './banner.js';
+import { addedServiceEntries } from './added-services.js';
+import { prepareAddedServices } from './prepare-added-services.js';
 import { loadSupervisorConfig } from './config.js';
 import { prepareDatabases } from './databases.js';
 import { outcomeForConsole } from './delivery-outcomes.js';
@@ -203,6 +205,7 @@ async function main(): Promise<void> {
             // The supervisor's own too: launch.mjs runs it at the next start.
             entries: [
               ...Object.values(ENTRIES),
+              ...addedServiceEntries(),
               SUPERVISOR_ENTRY,
               // lab:begin
               CONSOLE_ENTRY,
@@ -236,6 +239,13 @@ async function main(): Promise<void> {
     lab: config.faults.enabled,
     console: config.STACK_CONSOLE,
   });
+  const added = await prepareAddedServices({
+    mode: config.STACK_PORTS,
+    host: config.HOST,
+    adminUrl: postgres.adminUrl,
+    prefix: config.STACK_DATABASE_PREFIX,
+    taken: Object.values(ports),
+  });
   // lab:begin
   const lab = await openLab({
     host: config.HOST,
@@ -265,6 +275,7 @@ async function main(): Promise<void> {
     faults: config.faults,
     console: config.STACK_CONSOLE,
     mailSpoolFile: await mailSpoolFile(),
+    added,
     // lab:begin
     ...(lab === undefined ? {} : { links: lab.links }),
     // lab:end

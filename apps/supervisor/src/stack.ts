@@ -2,6 +2,7 @@
 // gets. Pure: the ports and database URLs come in, process specs go out, so
 // the wiring is unit-tested without starting anything.
 import type { StackFaults, StackPorts } from '@effectively-once/stack-protocol';
+import { addedServiceProcesses, type PreparedService } from './added-services.js';
 // lab:begin
 import type { StackLinks } from './lab/links.js';
 import { withLab } from './lab/lab-stack.js';
@@ -97,6 +98,8 @@ export interface StackInput {
    * every email it answered 250 to; in memory only when absent.
    */
   readonly mailSpoolFile?: string;
+  /** Services added with `pnpm new service` (added-services.ts), with their ports and databases. */
+  readonly added?: readonly PreparedService[];
 }
 
 /**
@@ -175,6 +178,12 @@ function templateStack(input: StackInput): ProcessSpec[] {
       port: ports.notification,
       databaseUrl: databases.notification,
       extra: { SMTP_HOST: host, SMTP_PORT: String(ports.smtp) },
+    }),
+    ...addedServiceProcesses({
+      host,
+      base,
+      eventStoreUrl: databases.eventStore,
+      services: input.added ?? [],
     }),
     {
       name: 'gateway',
