@@ -101,7 +101,7 @@ export interface ServiceDeclaration<Database> {
    * publishes them unless `relay` is false. Absent: the service appends to
    * the store itself (the order stream).
    */
-  outbox?: { relay: boolean; onPublished?: (count: number) => void } | undefined;
+  outbox?: { relay: boolean } | undefined;
   /** The order's durable timers, for its lineage. */
   lineageTimers?:
     | ((resources: ServiceResources<Database>) => (orderId: string) => Promise<LineageTimerRow[]>)

@@ -76,7 +76,6 @@ function startRelay<Database>(
     log: context.log,
     databaseUrl: config.databaseUrl,
     afterAppend: relayFaultPoint(lab),
-    ...(outbox.onPublished === undefined ? {} : { onPublished: outbox.onPublished }),
   });
 }
 
