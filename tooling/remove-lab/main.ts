@@ -1,9 +1,9 @@
 // `pnpm lab:remove [--dry-run] [--no-install]`: takes the lab out of this
 // checkout in one step (docs/template-and-lab.md). Deletes the lab's folders,
-// the `// lab:begin` regions and the lab's scripts and dependencies, formats
-// what it edited, then installs again so that pnpm-lock.yaml and the
-// workspace links follow. `--dry-run` prints the same list and changes nothing.
-import { execFileSync } from 'node:child_process';
+// the `// lab:begin` regions and the lab's scripts and dependencies,
+// installs again so that pnpm-lock.yaml and the workspace links follow, then
+// formats what it edited. `--dry-run` prints the same list and changes nothing.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,18 +27,22 @@ if (args.has('--dry-run')) {
 }
 
 applyRemoval(root, plan);
+if (!args.has('--no-install')) {
+  // The lab's packages left the workspace: the lockfile and the links must follow. Only
+  // packages were dropped, so the store that installed this checkout has everything.
+  const install = (mode: string): boolean =>
+    spawnSync('pnpm', ['install', mode, '--no-frozen-lockfile'], { cwd: root, stdio: 'inherit' })
+      .status === 0;
+  if (!install('--offline') && !install('--prefer-offline')) {
+    process.stderr.write('pnpm install failed: the lab is removed; run pnpm install yourself.\n');
+    process.exit(1);
+  }
+}
 const prettier = path.join(root, 'node_modules', '.bin', 'prettier');
 const edited = plan.edits.map((edit) => edit.file);
 if (existsSync(prettier) && edited.length > 0) {
   // A region taken out of an object or a call can leave it formatted for more lines than it has.
   execFileSync(prettier, ['--write', '--log-level', 'warn', ...edited], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-}
-if (!args.has('--no-install')) {
-  // The lab's packages left the workspace: the lockfile and the links must follow.
-  execFileSync('pnpm', ['install', '--prefer-offline', '--no-frozen-lockfile'], {
     cwd: root,
     stdio: 'inherit',
   });

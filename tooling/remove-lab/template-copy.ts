@@ -1,12 +1,13 @@
 // The template as a fork would have it: a copy of this checkout's files (the
 // working tree, uncommitted files included, ignored ones not) in a temporary
 // folder, with the lab removed and the workspace installed offline from the
-// local pnpm store. Used by the proof in `pnpm test` and by `pnpm lab:check`.
+// local pnpm store by `pnpm lab:remove` itself. Used by the proof in `pnpm test`
+// and by `pnpm lab:check`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { applyRemoval, planRemoval, type RemovalPlan } from './remove-lab.js';
+import { planRemoval, type RemovalPlan } from './remove-lab.js';
 
 export interface TemplateCopy {
   readonly root: string;
@@ -59,14 +60,16 @@ export function makeTemplateCopy(root: string): TemplateCopy {
       mkdirSync(path.dirname(path.join(copyRoot, file)), { recursive: true });
       copyFileSync(path.join(root, file), path.join(copyRoot, file));
     }
+    // A fork is a git checkout, and tools such as the scaffolder's test list files with git.
+    run(copyRoot, 'git', ['init', '--quiet']);
     plan = planRemoval(copyRoot);
-    applyRemoval(copyRoot, plan);
-    run(copyRoot, 'pnpm', ['install', '--offline', '--no-frozen-lockfile', '--reporter', 'silent']);
-    // What lab:remove does after its edits: a region taken out can leave a shorter object spread over lines.
-    const edited = plan.edits.map((edit) => edit.file);
-    if (edited.length > 0) {
-      run(copyRoot, 'node_modules/.bin/prettier', ['--write', '--log-level', 'warn', ...edited]);
-    }
+    // The command a fork runs, from the copy's own files; tsx comes from this checkout,
+    // since the copy has no node_modules until the command installs them.
+    run(copyRoot, process.execPath, [
+      '--import',
+      import.meta.resolve('tsx'),
+      'tooling/remove-lab/main.ts',
+    ]);
   } catch (error) {
     rmSync(copyRoot, { recursive: true, force: true });
     throw error;
