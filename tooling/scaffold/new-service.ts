@@ -52,7 +52,8 @@ export function planService(changes: ChangeSet, input: NewServiceInput): void {
   if (changes.exists(`apps/${names.kebab}`)) {
     throw new ScaffoldError(`apps/${names.kebab} already exists: choose another service name.`);
   }
-  const template = { names, port: freePort(changes), on: input.on };
+  const lab = changes.exists('packages/fault-injection/package.json');
+  const template = { names, port: freePort(changes), on: input.on, lab };
   const app = `apps/${names.kebab}`;
   const postgres = `${app}/src/adapters/postgres`;
   changes.create(`${app}/package.json`, servicePackageJson(template));

@@ -9,6 +9,7 @@ import { ScaffoldError } from './names.js';
 import { planConsumer } from './new-consumer.js';
 import { planService } from './new-service.js';
 import { ChangeSet, Tree } from './tree.js';
+import { serviceServer } from './wiring.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const contracts = await loadContracts(root);
@@ -94,6 +95,45 @@ describe('a new service', () => {
     expect(changes.read('apps/shipping/src/adapters/subscriptions/parcels.consumer.ts')).toContain(
       "name: 'parcels-v1'",
     );
+  });
+});
+
+describe('a consumer in an existing service', () => {
+  it("joins the service's runService declaration as the last of its consumers", () => {
+    const changes = plan((c) =>
+      planConsumer(c, {
+        service: 'inventory',
+        name: 'points',
+        on: 'OrderConfirmed',
+        now,
+        contracts,
+      }),
+    );
+
+    expect([...changes.edited.keys()].sort()).toEqual([
+      'apps/inventory/src/adapters/postgres/database.ts',
+      'apps/inventory/src/adapters/postgres/migrations/index.ts',
+      'apps/inventory/src/server.ts',
+    ]);
+    const server = changes.read('apps/inventory/src/server.ts');
+    // The entry goes last in the list, with the context as the list's function takes it.
+    expect(server).toMatch(/\n\s*pointsConsumer\((\{ db, metrics \}|\w+)\),\n\s*\],/);
+    expect(server).toContain(
+      "import { pointsConsumer } from './adapters/subscriptions/points.consumer.js';",
+    );
+  });
+});
+
+describe("a new service's server.ts", () => {
+  it('opens the lab between its markers when the repository has the lab, and names no lab without it', () => {
+    const names = { kebab: 'shipping', snake: 'shipping', camel: 'shipping', pascal: 'Shipping' };
+
+    expect(serviceServer({ names, lab: true })).toMatch(
+      /\/\/ lab:begin\n {2}lab: openFaultInjection,\n {2}\/\/ lab:end\n\}\);/,
+    );
+    const template = serviceServer({ names, lab: false });
+    expect(template).not.toMatch(/lab|fault/i);
+    expect(template).toContain('consumers: (context) => [],');
   });
 });
 

@@ -9,16 +9,29 @@ import { addImport } from './source-edits.js';
 import { wrap } from './templates/wrap.js';
 import type { ChangeSet } from './tree.js';
 
-/** The server.ts of a new service: its declaration, with no consumer yet. */
-export function serviceServer(input: { names: Names }): string {
-  const { names } = input;
+/**
+ * The server.ts of a new service: its declaration, with no consumer yet. With
+ * the lab in the repository, the lab's opener too, between the markers that
+ * `pnpm lab:remove` takes out (docs/template-and-lab.md).
+ */
+export function serviceServer(input: { names: Names; lab: boolean }): string {
+  const { names, lab } = input;
+  const labImport = lab
+    ? `// lab:begin
+import { openFaultInjection } from '@effectively-once/fault-injection';
+// lab:end
+`
+    : '';
+  const labOpener = lab
+    ? `  // lab:begin
+  lab: openFaultInjection,
+  // lab:end
+`
+    : '';
   return `${wrap('// ', `Composition root: the ${names.kebab} service declared once. runService opens the database and the event store, migrates, starts the consumers and the outbox relay, listens, and closes everything in order on shutdown.`)}
 // Run: \`node --import tsx apps/${names.kebab}/src/server.ts\`.
 import { runService } from '@effectively-once/service-kit';
-// lab:begin
-import { openFaultInjection } from '@effectively-once/fault-injection';
-// lab:end
-import type { ${names.pascal}Database } from './adapters/postgres/database.js';
+${labImport}import type { ${names.pascal}Database } from './adapters/postgres/database.js';
 import { ${names.camel}DatabaseMigrations } from './adapters/postgres/${names.kebab}-migrations.js';
 import { buildApp } from './app.js';
 import { load${names.pascal}Config } from './config.js';
@@ -31,10 +44,7 @@ await runService<${names.pascal}Database>({
   buildApp: ({ db, store, metrics }) => buildApp({ db, store, metrics, logLevel: config.logLevel }),
   consumers: (context) => [],
   outbox: { relay: true },
-  // lab:begin
-  lab: openFaultInjection,
-  // lab:end
-});
+${labOpener}});
 `;
 }
 

@@ -6,6 +6,8 @@ import { wrap } from './wrap.js';
 
 export interface ServiceTemplateInput {
   readonly names: Names;
+  /** The repository has the failure lab (packages/fault-injection): the service can open it. */
+  readonly lab: boolean;
   /** Its port when run on its own; `pnpm start` gives it one of the stack's. */
   readonly port: number;
   readonly on: string;
@@ -22,7 +24,7 @@ export function servicePackageJson(input: ServiceTemplateInput): string {
     dependencies: {
       '@effectively-once/contracts': 'workspace:*',
       '@effectively-once/event-store': 'workspace:*',
-      '@effectively-once/fault-injection': 'workspace:*',
+      ...(input.lab ? { '@effectively-once/fault-injection': 'workspace:*' } : {}),
       '@effectively-once/idempotency': 'workspace:*',
       '@effectively-once/outbox': 'workspace:*',
       '@effectively-once/postgres': 'workspace:*',
