@@ -53,10 +53,91 @@ export function listFiles(root: string, folder = ''): string[] {
   return found;
 }
 
+type Frame = { kind: 'template' } | { kind: 'substitution'; braces: number };
+
 /**
- * The text without its lab regions: every line from one whose trimmed text
- * starts with `// lab:begin` to the next that starts with `// lab:end`, both
- * included. A region left open, or one opened inside another, is an error,
+ * For each line, whether it starts with a `//` comment of the code, and whether
+ * it begins inside a template literal or a block comment. A marker or an import
+ * in a string or a template is text (the scaffolder writes markers into the
+ * files it generates), not code. A small lexer of strings, templates with their
+ * `${}` substitutions, and comments; a regular expression that holds a quote or
+ * a backtick can mislead it on that line.
+ */
+export function commentLines(text: string): { comment: boolean[]; inText: boolean[] } {
+  const comment: boolean[] = [];
+  /** The line begins inside a template literal or a block comment: nothing on it is code. */
+  const inText: boolean[] = [];
+  const stack: Frame[] = [];
+  let line = 0;
+  let atLineStart = true;
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    const next = text[i + 1];
+    if (c === '\n') {
+      line += 1;
+      atLineStart = true;
+      if (stack.at(-1)?.kind === 'template') inText[line] = true;
+      i += 1;
+      continue;
+    }
+    const top = stack.at(-1);
+    if (top?.kind === 'template') {
+      atLineStart = false;
+      if (c === '\\') {
+        if (next === '\n') line += 1;
+        i += 2;
+      } else if (c === '`') {
+        stack.pop();
+        i += 1;
+      } else if (c === '$' && next === '{') {
+        stack.push({ kind: 'substitution', braces: 0 });
+        i += 2;
+      } else i += 1;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r') {
+      i += 1;
+      continue;
+    }
+    if (c === '/' && next === '/') {
+      if (atLineStart) comment[line] = true;
+      while (i < text.length && text[i] !== '\n') i += 1;
+      continue;
+    }
+    atLineStart = false;
+    if (c === '/' && next === '*') {
+      const end = text.indexOf('*/', i + 2);
+      const stop = end < 0 ? text.length : end + 2;
+      for (let j = i; j < stop; j += 1) {
+        if (text[j] !== '\n') continue;
+        line += 1;
+        inText[line] = true;
+      }
+      i = stop;
+    } else if (c === "'" || c === '"') {
+      i += 1;
+      while (i < text.length && text[i] !== c && text[i] !== '\n') i += text[i] === '\\' ? 2 : 1;
+      if (text[i] === c) i += 1;
+    } else if (c === '`') {
+      stack.push({ kind: 'template' });
+      i += 1;
+    } else {
+      if (top?.kind === 'substitution' && c === '{') top.braces += 1;
+      if (top?.kind === 'substitution' && c === '}') {
+        if (top.braces === 0) stack.pop();
+        else top.braces -= 1;
+      }
+      i += 1;
+    }
+  }
+  return { comment, inText };
+}
+
+/**
+ * The text without its lab regions: every line from one that starts with a
+ * `// lab:begin` comment to the next that starts with `// lab:end`, both
+ * included (a marker inside a string or template is text, not a marker). A region left open, or one opened inside another, is an error,
  * not a guess.
  *
  * @example
@@ -67,8 +148,9 @@ export function stripLabRegions(text: string, file: string): { text: string; reg
   const regions: string[] = [];
   let openedAt: number | undefined;
   const lines = text.split('\n');
+  const comments = text.includes('lab:') ? commentLines(text).comment : [];
   lines.forEach((line, index) => {
-    const trimmed = line.trim();
+    const trimmed = comments[index] === true ? line.trim() : '';
     if (trimmed.startsWith(BEGIN_MARKER)) {
       if (openedAt !== undefined) {
         throw new Error(
@@ -219,12 +301,13 @@ export function labImportsOutsideRegions(root: string, files = listFiles(root)):
     // Throws on a region left open: that is a finding too.
     stripLabRegions(text, file);
     let inRegion = false;
+    const { comment, inText } = commentLines(text);
     text.split('\n').forEach((line, index) => {
-      const trimmed = line.trim();
+      const trimmed = comment[index] === true ? line.trim() : '';
       if (trimmed.startsWith(BEGIN_MARKER)) inRegion = true;
       if (trimmed.startsWith(END_MARKER)) inRegion = false;
       const specifier = IMPORT_SPECIFIER.exec(line)?.[1];
-      if (inRegion || specifier === undefined) return;
+      if (inRegion || inText[index] === true || specifier === undefined) return;
       const isLabPackage = LAB_PACKAGES.some(
         (name) => specifier === name || specifier.startsWith(`${name}/`),
       );

@@ -35,6 +35,38 @@ describe('stripLabRegions', () => {
     });
   });
 
+  it('given markers inside a template literal or a string, then they are text and stay', () => {
+    const text = [
+      'const generated = lab',
+      '  ? `// lab:begin',
+      "import { openFaultInjection } from '@effectively-once/fault-injection';",
+      '// lab:end',
+      '`',
+      "  : '';",
+      'const inSubstitution = `${`',
+      '// lab:end',
+      '`}`;',
+      "const quoted = '// lab:begin';",
+      '/*',
+      '// lab:begin',
+      '*/',
+      '',
+    ].join('\n');
+    expect(stripLabRegions(text, 'wiring.ts')).toEqual({ text, regions: [] });
+  });
+
+  it('given a real region after a template literal, then only the region goes', () => {
+    const text = [
+      'const a = `x',
+      '// lab:end`;',
+      '  // lab:begin',
+      'lab();',
+      '  // lab:end',
+      'b();',
+    ].join('\n');
+    expect(stripLabRegions(text, 'x.ts').text).toBe('const a = `x\n// lab:end`;\nb();');
+  });
+
   it('given no region, then the text is unchanged', () => {
     expect(stripLabRegions('a\nb\n', 'x.ts')).toEqual({ text: 'a\nb\n', regions: [] });
   });
@@ -90,7 +122,7 @@ describe('labImportsOutsideRegions', () => {
     ]);
   });
 
-  it('given the same imports inside regions, or in the lab itself, then nothing is found', () => {
+  it('given the same imports inside regions, in a template literal, or in the lab itself, then nothing is found', () => {
     const root = repoWith({
       'apps/order/src/server.ts': [
         '// lab:begin',
@@ -101,6 +133,12 @@ describe('labImportsOutsideRegions', () => {
       ].join('\n'),
       'apps/console/src/server.ts':
         "import { labClient } from '@effectively-once/scenario-runner';\n",
+      'tooling/scaffold/wiring.ts': [
+        'export const generated = `',
+        "import { openFaultInjection } from '@effectively-once/fault-injection';",
+        '`;',
+        '',
+      ].join('\n'),
     });
     expect(labImportsOutsideRegions(root)).toEqual([]);
   });

@@ -22,7 +22,7 @@ describe('the template without the lab', () => {
   beforeAll(() => {
     copy = makeTemplateCopy(repoRoot);
   }, 3 * MINUTES);
-  afterAll(() => copy?.remove());
+  afterAll(() => copy?.remove(), MINUTES);
 
   it('has nothing of the lab left to remove', () => {
     expect(template().plan.deletions.length).toBeGreaterThan(0);
