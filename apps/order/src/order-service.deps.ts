@@ -3,6 +3,7 @@ import type { ServiceMetrics } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
 import type { OrderDatabase } from './adapters/postgres/order.database.js';
 import type { DeadlineDurations } from './domain/order-deadlines.js';
+import type { SummariesCaughtUp } from './order-summary/summaries-caught-up.js';
 
 /** What the order service runs on; server.ts builds them, tests build their own. */
 export interface OrderServiceDeps {
@@ -13,4 +14,9 @@ export interface OrderServiceDeps {
   readonly now: () => Date;
   /** How long after placement each step of the saga may take. */
   readonly deadlines: DeadlineDurations;
+}
+
+/** What the HTTP app runs on: the above, and what GET /orders waits for before it answers. */
+export interface OrderAppDeps extends OrderServiceDeps {
+  readonly summaries: SummariesCaughtUp;
 }

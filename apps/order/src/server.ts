@@ -15,16 +15,19 @@ import { startDeadlineTimer } from './deadline-timer/deadline-timer.js';
 import { buildApp } from './app.js';
 import { loadOrderConfig } from './config.js';
 import { startOrderSummaryCatchUp } from './order-summary/order-summary.catch-up.js';
+import { caughtUpLatch } from './order-summary/summaries-caught-up.js';
 
 const config = loadOrderConfig();
 const { deadlines, logLevel, timerPollMs } = config;
+// GET /orders answers once the catch-up has filled in the summaries (ADR 0024).
+const summaries = caughtUpLatch();
 
 await runService<OrderDatabase>({
   config,
   // Migrated through a short-lived connection of its own, typed for no tables in particular.
   migrations: combineMigrations(idempotencyMigrations, orderMigrations),
   migrationConnection: 'dedicated',
-  buildApp: (resources) => buildApp({ ...resources, deadlines }, { logLevel }),
+  buildApp: (resources) => buildApp({ ...resources, deadlines, summaries }, { logLevel }),
   consumers: (context) => [orderSagaConsumer({ ...context, deadlines })],
   // The order stream is appended to directly: no outbox, no relay.
   lineageTimers:
@@ -35,7 +38,7 @@ await runService<OrderDatabase>({
   workers: ({ db, store, now, log }) => [
     startDeadlineTimer({ deps: { db, store, now, log }, pollMs: timerPollMs }),
     // Summaries of the orders that have none yet (ADR 0024), once, beside the rest.
-    startOrderSummaryCatchUp({ deps: { db, store }, log }),
+    startOrderSummaryCatchUp({ deps: { db, store, log }, latch: summaries }),
   ],
   // lab:begin
   lab: openFaultInjection,

@@ -1,5 +1,5 @@
 // POST /orders/:orderId/cancel, on orders in each status.
-import { orderStream, type OrderEvent } from '@effectively-once/contracts';
+import { orderStream } from '@effectively-once/contracts';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,31 +9,19 @@ import {
   orderPlaced,
   paymentRequested,
 } from '../domain/testing/order.fixtures.js';
+import { orderWith } from '../testing/order-history.js';
 import { createOrderTestEnv } from '../testing/order-test-env.js';
 import { recordStreamReads } from '../testing/stream-reads.js';
-import { appendOrderEvents } from '../adapters/eventStore/order-stream.js';
 import { cancelOrder } from './cancel-order.handler.js';
 
 const env = await createOrderTestEnv();
-
-/** An order whose stream holds `history`, as the saga would have written it. */
-async function orderWith(history: (orderId: string) => OrderEvent[]): Promise<string> {
-  const orderId = randomUUID();
-  await appendOrderEvents(env.store, {
-    orderId,
-    events: history(orderId),
-    expectedRevision: 'no_stream',
-    causeId: randomUUID(),
-  });
-  return orderId;
-}
 
 const cancel = (orderId: string) =>
   env.app.inject({ method: 'POST', url: `/orders/${orderId}/cancel` });
 
 describe('POST /orders/:orderId/cancel', () => {
   it('requests the cancellation of an order awaiting its stock: 200, cancelling', async () => {
-    const orderId = await orderWith((id) => [orderPlaced(id)]);
+    const orderId = await orderWith(env.store, (id) => [orderPlaced(id)]);
 
     const response = await cancel(orderId);
 
@@ -51,7 +39,7 @@ describe('POST /orders/:orderId/cancel', () => {
   });
 
   it('requests the cancellation of an order awaiting its payment', async () => {
-    const orderId = await orderWith((id) => [orderPlaced(id), paymentRequested(id)]);
+    const orderId = await orderWith(env.store, (id) => [orderPlaced(id), paymentRequested(id)]);
 
     const response = await cancel(orderId);
 
@@ -59,7 +47,7 @@ describe('POST /orders/:orderId/cancel', () => {
   });
 
   it('answers with the order its events make, reading the stream only to load it: what GET then reads', async () => {
-    const orderId = await orderWith((id) => [orderPlaced(id), paymentRequested(id)]);
+    const orderId = await orderWith(env.store, (id) => [orderPlaced(id), paymentRequested(id)]);
     const { store, reads } = recordStreamReads(env.store);
 
     const resource = await cancelOrder({ db: env.db, store, now: env.now }, { orderId });
@@ -71,7 +59,7 @@ describe('POST /orders/:orderId/cancel', () => {
   });
 
   it('is idempotent: a second cancel answers 200 with the order as it is, appending nothing', async () => {
-    const orderId = await orderWith((id) => [orderPlaced(id)]);
+    const orderId = await orderWith(env.store, (id) => [orderPlaced(id)]);
     const first = await cancel(orderId);
 
     const second = await cancel(orderId);
@@ -82,7 +70,10 @@ describe('POST /orders/:orderId/cancel', () => {
   });
 
   it('answers a cancelled order with 200 and its state', async () => {
-    const orderId = await orderWith((id) => [orderPlaced(id), orderCancelled(id, 'out_of_stock')]);
+    const orderId = await orderWith(env.store, (id) => [
+      orderPlaced(id),
+      orderCancelled(id, 'out_of_stock'),
+    ]);
 
     const response = await cancel(orderId);
 
@@ -94,7 +85,7 @@ describe('POST /orders/:orderId/cancel', () => {
   });
 
   it('answers an order already being cancelled for a declined payment with 200 and its reason', async () => {
-    const orderId = await orderWith((id) => [
+    const orderId = await orderWith(env.store, (id) => [
       orderPlaced(id),
       paymentRequested(id),
       cancellationRequested(id, 'payment_declined'),
@@ -109,7 +100,7 @@ describe('POST /orders/:orderId/cancel', () => {
   });
 
   it('refuses a confirmed order: 409 ORDER_ALREADY_CONFIRMED', async () => {
-    const orderId = await orderWith((id) => [
+    const orderId = await orderWith(env.store, (id) => [
       orderPlaced(id),
       paymentRequested(id),
       orderConfirmed(id),

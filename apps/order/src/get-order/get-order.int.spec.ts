@@ -1,28 +1,15 @@
 // GET /orders/:orderId: the order folded from its stream, or 404.
-import type { OrderEvent } from '@effectively-once/contracts';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { appendOrderEvents } from '../adapters/eventStore/order-stream.js';
 import { orderPlaced, paymentRequested } from '../domain/testing/order.fixtures.js';
+import { orderWith } from '../testing/order-history.js';
 import { createOrderTestEnv } from '../testing/order-test-env.js';
 
 const env = await createOrderTestEnv();
 
-/** An order whose stream holds `history`, as the saga would have written it. */
-async function orderWith(history: (orderId: string) => OrderEvent[]): Promise<string> {
-  const orderId = randomUUID();
-  await appendOrderEvents(env.store, {
-    orderId,
-    events: history(orderId),
-    expectedRevision: 'no_stream',
-    causeId: randomUUID(),
-  });
-  return orderId;
-}
-
 describe('GET /orders/:orderId', () => {
   it('answers with the order and its timeline', async () => {
-    const orderId = await orderWith((id) => [orderPlaced(id), paymentRequested(id)]);
+    const orderId = await orderWith(env.store, (id) => [orderPlaced(id), paymentRequested(id)]);
 
     const response = await env.app.inject({ method: 'GET', url: `/orders/${orderId}` });
 

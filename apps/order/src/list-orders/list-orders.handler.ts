@@ -3,20 +3,23 @@
 import type { OrderList } from '@effectively-once/contracts';
 import { listOrderSummaries } from '../adapters/postgres/order-summary.repository.js';
 import { invalidCursor } from '../adapters/http/order.problems.js';
-import type { OrderServiceDeps } from '../order-service.deps.js';
+import type { OrderAppDeps } from '../order-service.deps.js';
 import { decodeCursor, encodeCursor } from './order-cursor.js';
 
 /**
  * One page of orders. An order is listed once its OrderPlaced is appended and
- * summarised; a key row whose order was never appended is not.
+ * summarised; a key row whose order was never appended is not. Until the
+ * start-up catch-up has summarised the orders from before the projection, it
+ * waits: a page without them would look complete and be wrong (ADR 0024).
  *
  * @example
  * const page = await listOrders(deps, { limit: 20 });
  */
 export async function listOrders(
-  deps: Pick<OrderServiceDeps, 'db'>,
+  deps: Pick<OrderAppDeps, 'db' | 'summaries'>,
   query: { limit: number; cursor?: string | undefined },
 ): Promise<OrderList> {
+  await deps.summaries.wait();
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   if (query.cursor !== undefined && after === undefined) throw invalidCursor();
   // One row more than asked tells whether another page follows.

@@ -1,13 +1,14 @@
 // The order's command handler against real PostgreSQL and the embedded event
 // store: one read, one append at the loaded revision, and the answer folded
 // in memory; a rival append in between is a WrongExpectedRevisionError.
-import { orderStream, type OrderEvent } from '@effectively-once/contracts';
+import { orderStream } from '@effectively-once/contracts';
 import { WrongExpectedRevisionError } from '@effectively-once/event-store';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { appendOrderEvents, commandCause, loadOrder } from '../adapters/eventStore/order-stream.js';
 import { decide } from '../domain/order.decide.js';
 import { orderPlaced, paymentRequested } from '../domain/testing/order.fixtures.js';
+import { orderWith } from '../testing/order-history.js';
 import { createOrderTestEnv } from '../testing/order-test-env.js';
 import { withRivalAppends } from '../testing/rival-writer.js';
 import { recordStreamReads } from '../testing/stream-reads.js';
@@ -15,17 +16,6 @@ import { handleOrderCommand } from './order-command.handler.js';
 
 const env = await createOrderTestEnv();
 const NOW = new Date('2026-11-30T10:06:00.000Z');
-
-async function orderWith(history: (orderId: string) => OrderEvent[]): Promise<string> {
-  const orderId = randomUUID();
-  await appendOrderEvents(env.store, {
-    orderId,
-    events: history(orderId),
-    expectedRevision: 'no_stream',
-    causeId: randomUUID(),
-  });
-  return orderId;
-}
 
 const cancelCommand = (orderId: string) => ({
   orderId,
@@ -36,7 +26,7 @@ const cancelCommand = (orderId: string) => ({
 
 describe('handleOrderCommand', () => {
   it('reads the stream once, appends at its revision and answers with what a fresh load returns', async () => {
-    const orderId = await orderWith((id) => [orderPlaced(id), paymentRequested(id)]);
+    const orderId = await orderWith(env.store, (id) => [orderPlaced(id), paymentRequested(id)]);
     const { store, reads } = recordStreamReads(env.store);
 
     const result = await handleOrderCommand({ ...env, store }, cancelCommand(orderId));
@@ -51,7 +41,7 @@ describe('handleOrderCommand', () => {
   });
 
   it('reads nothing when the caller passes the order it holds', async () => {
-    const orderId = await orderWith((id) => [orderPlaced(id)]);
+    const orderId = await orderWith(env.store, (id) => [orderPlaced(id)]);
     const loaded = await loadOrder(env.store, orderId);
     const { store, reads } = recordStreamReads(env.store);
 
@@ -75,7 +65,7 @@ describe('handleOrderCommand', () => {
   });
 
   it('appends nothing when the decision is empty, and answers with the order as it is', async () => {
-    const orderId = await orderWith((id) => [orderPlaced(id)]);
+    const orderId = await orderWith(env.store, (id) => [orderPlaced(id)]);
     await handleOrderCommand(env, cancelCommand(orderId));
 
     const again = await handleOrderCommand(env, cancelCommand(orderId));
@@ -86,7 +76,7 @@ describe('handleOrderCommand', () => {
   });
 
   it('throws WrongExpectedRevisionError when a rival appended after the load, and writes nothing of its own', async () => {
-    const orderId = await orderWith((id) => [orderPlaced(id)]);
+    const orderId = await orderWith(env.store, (id) => [orderPlaced(id)]);
     const store = withRivalAppends(env.store, {
       times: 1,
       rival: (streamName) =>
@@ -109,7 +99,7 @@ describe('handleOrderCommand', () => {
   });
 
   it('lets exactly one of two writers decided on the same revision append', async () => {
-    const orderId = await orderWith((id) => [orderPlaced(id)]);
+    const orderId = await orderWith(env.store, (id) => [orderPlaced(id)]);
     const loaded = await loadOrder(env.store, orderId);
     const cancel = handleOrderCommand(env, { ...cancelCommand(orderId), loaded });
     const expire = handleOrderCommand(env, {

@@ -36,6 +36,14 @@ export interface OrderCommand<Code extends string> {
   readonly traceparent?: string | undefined;
   /** The order as the caller already holds it (a fresh order id has no stream); loaded when absent. */
   readonly loaded?: LoadedOrder | undefined;
+  /**
+   * `loaded` was assumed, not read, and an earlier attempt of this very
+   * command may have appended already (a placement retried with its key). The
+   * store takes such an append as a repeat and answers with the revision of
+   * the earlier events, which says nothing of what the stream holds since:
+   * the summary is then written from one read of the stream, not the fold.
+   */
+  readonly mayRepeat?: boolean | undefined;
 }
 
 export interface AcceptedCommand {
@@ -98,6 +106,10 @@ export async function handleOrderCommand<Code extends string>(
     appended === undefined ? loaded : foldAppended(loaded, { events, causeId, appended });
   // Also when nothing was appended: a command repeated after a crash between
   // an append and this write brings the summary up to the stream.
-  await projectOrderSummary(deps.db, order);
+  const summarised =
+    command.mayRepeat === true && appended !== undefined
+      ? await loadOrder(deps.store, orderId)
+      : order;
+  await projectOrderSummary(deps.db, summarised);
   return { outcome: 'accepted', events, order };
 }

@@ -1,7 +1,7 @@
 // The order-summary projection against real PostgreSQL: it never moves
 // backwards, whoever writes late or twice, and a crash between an append and
 // the summary write is repaired by the writer that comes next.
-import { inventoryStream, orderStream, type OrderEvent } from '@effectively-once/contracts';
+import { inventoryStream, orderStream } from '@effectively-once/contracts';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { appendOrderEvents, commandCause, loadOrder } from '../adapters/eventStore/order-stream.js';
@@ -16,6 +16,7 @@ import {
   PLACED_AT,
   paymentRequested,
 } from '../domain/testing/order.fixtures.js';
+import { appendedWithoutSummary } from '../testing/order-history.js';
 import { createOrderTestEnv, publish } from '../testing/order-test-env.js';
 import { projectOrderSummary } from './order-summary.projection.js';
 
@@ -27,15 +28,6 @@ async function summaryRow(orderId: string) {
     .selectAll()
     .where('order_id', '=', orderId)
     .executeTakeFirst();
-}
-
-/** Events appended as a writer that died before its summary write left them. */
-async function appendedWithoutSummary(
-  orderId: string,
-  events: OrderEvent[],
-  expectedRevision: bigint | 'no_stream',
-): Promise<void> {
-  await appendOrderEvents(env.store, { orderId, events, expectedRevision, causeId: randomUUID() });
 }
 
 const cancel = (orderId: string) =>
@@ -79,7 +71,11 @@ describe('the order-summary projection', () => {
 
   it('ignores a writer that folded the order before a later append', async () => {
     const orderId = randomUUID();
-    await appendedWithoutSummary(orderId, [orderPlaced(orderId)], 'no_stream');
+    await appendedWithoutSummary(env.store, {
+      orderId,
+      events: [orderPlaced(orderId)],
+      expectedRevision: 'no_stream',
+    });
     const stale = await loadOrder(env.store, orderId);
     await cancel(orderId);
 
@@ -107,9 +103,17 @@ describe('the order-summary projection', () => {
 
   it('is repaired by the retried cancel when the first one died after its append', async () => {
     const orderId = randomUUID();
-    await appendedWithoutSummary(orderId, [orderPlaced(orderId)], 'no_stream');
+    await appendedWithoutSummary(env.store, {
+      orderId,
+      events: [orderPlaced(orderId)],
+      expectedRevision: 'no_stream',
+    });
     await projectOrderSummary(env.db, await loadOrder(env.store, orderId));
-    await appendedWithoutSummary(orderId, [cancellationRequested(orderId, 'customer_request')], 0n);
+    await appendedWithoutSummary(env.store, {
+      orderId,
+      events: [cancellationRequested(orderId, 'customer_request')],
+      expectedRevision: 0n,
+    });
     expect(await summaryRow(orderId)).toMatchObject({ version: 0 });
 
     const retried = await cancel(orderId);
@@ -120,7 +124,11 @@ describe('the order-summary projection', () => {
 
   it("is repaired by the saga's redelivery when the step died after its append, before its commit", async () => {
     const orderId = randomUUID();
-    await appendedWithoutSummary(orderId, [orderPlaced(orderId)], 'no_stream');
+    await appendedWithoutSummary(env.store, {
+      orderId,
+      events: [orderPlaced(orderId)],
+      expectedRevision: 'no_stream',
+    });
     const { event, recorded } = await publish(
       env.store,
       inventoryStream(orderId),

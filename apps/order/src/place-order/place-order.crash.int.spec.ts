@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { orderDeadlines } from '../domain/order-deadlines.js';
 import { decide } from '../domain/order.decide.js';
 import { initialOrderState } from '../domain/order.state.js';
-import { CUSTOMER_EMAIL, ITEMS } from '../domain/testing/order.fixtures.js';
+import { CUSTOMER_EMAIL, ITEMS, paymentRequested } from '../domain/testing/order.fixtures.js';
 import { createOrderTestEnv, DEFAULT_DEADLINES } from '../testing/order-test-env.js';
 import { appendOrderEvents, commandCause } from '../adapters/eventStore/order-stream.js';
 import { fireDueDeadlines } from '../deadline-timer/fire-due-deadlines.js';
@@ -76,6 +76,32 @@ describe('POST /orders after a crash', () => {
     });
     expect(await env.store.readStream(orderStream(row.order_id))).toHaveLength(1);
     expect((await findOrderRequest(env.db, key))?.response).toEqual(response.json());
+  });
+
+  it('crashed after the append, retried after the saga moved the order on: the summary shows the stream, not the placement', async () => {
+    const key = randomUUID();
+    const row = await keyRowCommitted(key);
+    await orderPlacedAppended(row.order_id, row.created_at);
+    // The saga's next step, appended while the placement had no summary row yet.
+    await appendOrderEvents(env.store, {
+      orderId: row.order_id,
+      events: [paymentRequested(row.order_id)],
+      expectedRevision: 0n,
+      causeId: randomUUID(),
+    });
+
+    const response = await retry(key);
+
+    expect(response.statusCode).toBe(201);
+    const summary = await env.db
+      .selectFrom('order_summary')
+      .selectAll()
+      .where('order_id', '=', row.order_id)
+      .executeTakeFirst();
+    expect(summary).toMatchObject({
+      status: 'awaiting_payment',
+      version: 1,
+    });
   });
 
   it("crashed after the key row, before the append: places the order under the row's order id", async () => {

@@ -93,7 +93,7 @@ const notPlaced = (): LoadedOrder => ({
 async function appendPlacement(
   deps: Deps,
   request: OrderRequest,
-  input: PlaceOrderInput,
+  input: PlaceOrderInput & { readonly replayed: boolean },
 ): Promise<LoadedOrder | undefined> {
   const orderId = request.order_id;
   let placed: LoadedOrder | undefined;
@@ -102,10 +102,14 @@ async function appendPlacement(
     // for this key. An earlier attempt with this key that appended already is
     // a same-id retry: the store writes nothing and answers with OrderPlaced's
     // revision. The row's time is the placement time, so a retry decides the
-    // very same event.
+    // very same event. Only a request that did not make the key's row can be
+    // such a retry; its summary is written from the stream, which the saga may
+    // have moved on since (a concurrent first request's append is the rare
+    // other repeat: the retry's own summary write covers it).
     const placement = await handleOrderCommand(deps, {
       orderId,
       loaded: notPlaced(),
+      mayRepeat: input.replayed,
       causeId: commandCause('PlaceOrder', orderId),
       traceparent: input.traceparent,
       decide: (state) =>
@@ -158,7 +162,7 @@ export async function placeOrder(deps: Deps, input: PlaceOrderInput): Promise<Pl
     return { resource: OrderResource.parse(request.response), replayed };
   }
   const loaded =
-    (await appendPlacement(deps, request, input)) ??
+    (await appendPlacement(deps, request, { ...input, replayed })) ??
     (await loadOrder(deps.store, request.order_id));
   if (!isPlaced(loaded)) throw new Error(`Order ${request.order_id} is missing after its append.`);
   const stored = await saveOrderResponse(deps.db, input.idempotencyKey, toOrderResource(loaded));

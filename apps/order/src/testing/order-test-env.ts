@@ -18,7 +18,8 @@ import { orderMigrations } from '../adapters/postgres/migrations/index.js';
 import type { OrderDatabase } from '../adapters/postgres/order.database.js';
 import { buildApp } from '../app.js';
 import type { DeadlineDurations } from '../domain/order-deadlines.js';
-import type { OrderServiceDeps } from '../order-service.deps.js';
+import type { OrderAppDeps } from '../order-service.deps.js';
+import { alreadyCaughtUp } from '../order-summary/summaries-caught-up.js';
 
 /** The configuration's defaults: 30 s for the stock, 2 min for the card, 5 min overall. */
 export const DEFAULT_DEADLINES: DeadlineDurations = {
@@ -27,7 +28,7 @@ export const DEFAULT_DEADLINES: DeadlineDurations = {
   completeMs: 300_000,
 };
 
-export interface OrderTestEnv extends OrderServiceDeps {
+export interface OrderTestEnv extends OrderAppDeps {
   readonly db: Kysely<OrderDatabase>;
   readonly store: EventStore;
   /** The app on these dependencies, for `inject`. */
@@ -55,12 +56,14 @@ export async function createOrderTestEnv(): Promise<OrderTestEnv> {
   );
   const eventStoreDatabase = await createTestDatabase<unknown>(eventStoreMigrations);
   const store = createPostgresEventStore({ url: eventStoreDatabase.url, maxConnections: 4 });
-  const deps: OrderServiceDeps = {
+  const deps: OrderAppDeps = {
     db,
     store,
     metrics: createServiceMetrics({ service: 'order' }),
     now: steppingClock(),
     deadlines: DEFAULT_DEADLINES,
+    // A fresh database: no order predates the projection.
+    summaries: alreadyCaughtUp,
   };
   const app = buildApp(deps, { logger: false });
   afterAll(async () => {
