@@ -48,5 +48,6 @@ if (existsSync(prettier) && edited.length > 0) {
   });
 }
 process.stdout.write(
-  `lab removed: ${String(plan.deletions.length)} folders and files deleted, ${String(edited.length)} files edited. Next: pnpm test (docs/template-and-lab.md).\n`,
+  `lab removed: ${String(plan.deletions.length)} folders and files deleted, ${String(edited.length)} files edited. ` +
+    'The docs still name the lab: `npx vitest run --project unit tooling/docs-check` lists each line to edit, then pnpm test (docs/template-and-lab.md).\n',
 );
