@@ -1,4 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+// Unit and integration files run at least two at a time. Vitest's default,
+// one fewer than the cores, is a single worker on a 2-core machine, and an
+// integration file spends much of its time waiting on PostgreSQL (commits,
+// lock waits, timers) with the second core idle. On this project's 2-core CI
+// machine, unit + integration took 528 s with two workers against 715 s with
+// one (same revision, same load). Each file uses databases of its own.
+const FILE_WORKERS = Math.max(2, availableParallelism() - 1);
 
 // Three projects, by file name: `*.unit.spec.ts` is pure code and needs nothing;
 // `*.int.spec.ts` talks to a real PostgreSQL server, started once per run by
@@ -11,6 +20,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          maxWorkers: FILE_WORKERS,
           include: [
             '{apps,packages}/*/{src,examples}/**/*.unit.spec.ts',
             'tooling/**/*.unit.spec.ts',
@@ -20,6 +30,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          maxWorkers: FILE_WORKERS,
           include: [
             '{apps,packages}/*/{src,examples}/**/*.int.spec.ts',
             'tooling/**/*.int.spec.ts',
