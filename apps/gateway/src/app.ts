@@ -28,6 +28,8 @@ export interface GatewayOptions {
   logLevel?: string;
   /** `false` silences the request log (tests). */
   logger?: boolean;
+  /** Where the log lines go instead of stdout (tests read what was logged). */
+  logStream?: { write(line: string): void };
 }
 
 /**
@@ -40,6 +42,7 @@ export function buildApp(options: GatewayOptions): GatewayInstance {
     service: 'gateway',
     ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.logStream === undefined ? {} : { logStream: options.logStream }),
     // The gateway never waits forever on a client either: a request whose
     // headers and body have not all arrived in time is answered 408 and closed.
     requestTimeoutMs: options.requestTimeoutMs,

@@ -3,7 +3,7 @@
 // refuses, dot segments. Every answer is a problem document with an
 // x-request-id, and none of these requests reaches a service.
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ProblemDetails } from '@effectively-once/contracts';
 import { rawHttp, type RawResponse } from '@effectively-once/service-kit/testing';
 import { startGatewayUnderTest, type GatewayUnderTest } from './testing/gateway-under-test.js';
@@ -11,9 +11,19 @@ import { startGatewayUnderTest, type GatewayUnderTest } from './testing/gateway-
 const REQUEST_TIMEOUT_MS = 400;
 const OVER_LIMIT = 1_048_577;
 
+interface LogLine {
+  level: number;
+  msg: string;
+  err?: { code?: string };
+}
+const logged: LogLine[] = [];
+
 let gateway: GatewayUnderTest;
 beforeAll(async () => {
-  gateway = await startGatewayUnderTest({ requestTimeoutMs: REQUEST_TIMEOUT_MS });
+  gateway = await startGatewayUnderTest({
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    logStream: { write: (line) => logged.push(JSON.parse(line) as LogLine) },
+  });
 });
 afterAll(async () => {
   await gateway.close();
@@ -110,6 +120,37 @@ describe('a body that stops arriving', () => {
     expect(response.ms).toBeLessThan(REQUEST_TIMEOUT_MS + 1_000);
     expect(reachedServices()).toBe(before);
   });
+});
+
+// The client broke its own request: Fastify stamps the stream's error 400, but
+// it keeps Node's code ECONNRESET, once logged as a 503 "database" failure.
+describe('a client that breaks its request mid-body', () => {
+  it.each([
+    ['stalls', false, 408, 'REQUEST_TIMEOUT'],
+    ['half-closes', true, 400, 'BAD_REQUEST'],
+  ])(
+    'a client that %s gets its 4xx, and the gateway logs no failure',
+    async (_, endAfterWrite, status, code) => {
+      logged.length = 0;
+      const before = reachedServices();
+      const request = post(
+        '/api/orders',
+        'Content-Type: application/json\r\nIdempotency-Key: k-broken\r\nContent-Length: 100\r\n',
+        '{"a":1',
+      );
+      const response = await rawHttp(gateway.url, request, { timeoutMs: 5_000, endAfterWrite });
+      expectProblem(response, status, code);
+
+      const streamError = await vi.waitFor(() => {
+        const line = logged.find((entry) => entry.err?.code === 'ECONNRESET');
+        if (line === undefined) throw new Error('the broken request stream was not logged yet');
+        return line;
+      });
+      expect(streamError.level).toBeLessThan(50);
+      expect(logged.filter((line) => line.level >= 50)).toEqual([]);
+      expect(reachedServices()).toBe(before);
+    },
+  );
 });
 
 describe('requests refused below the routes', () => {

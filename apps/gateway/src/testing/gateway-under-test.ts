@@ -18,6 +18,8 @@ export async function startGatewayUnderTest(
     upstreamTimeoutMs?: number;
     healthTimeoutMs?: number;
     requestTimeoutMs?: number;
+    /** Where the gateway logs; without one it logs nothing. */
+    logStream?: { write(line: string): void };
   } = {},
 ): Promise<GatewayUnderTest> {
   const [order, inventory, payment, notification, paymentProvider, mailSink] = await Promise.all([
@@ -50,7 +52,7 @@ export async function startGatewayUnderTest(
     upstreamTimeoutMs: input.upstreamTimeoutMs ?? 2_000,
     healthTimeoutMs: input.healthTimeoutMs ?? 500,
     requestTimeoutMs: input.requestTimeoutMs ?? 2_000,
-    logger: false,
+    ...(input.logStream === undefined ? { logger: false } : { logStream: input.logStream }),
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return {

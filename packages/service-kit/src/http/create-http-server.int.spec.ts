@@ -1,7 +1,7 @@
 // The server every service starts from, exercised through inject: zod-typed
 // routes, and every error as a problem document.
 import { ProblemDetails } from '@effectively-once/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createHttpServer } from './create-http-server.js';
 import { ProblemError } from './problem.js';
@@ -294,4 +294,55 @@ describe('createHttpServer, errors below the routes, over a real socket', () => 
     const request = `GET /orders/%E0%A4%A HTTP/1.1\r\nHost: x\r\n\r\n`;
     expectRawProblem(await rawHttp(url, request), 400, 'BAD_REQUEST');
   });
+});
+
+// A client that breaks its own request stream (stops mid-body, or closes its
+// side) is its doing, not a server failure: Fastify stamps the stream's error
+// statusCode 400, but it keeps Node's code ECONNRESET, which once read as a
+// lost database connection and was logged as `request failed`.
+describe('createHttpServer, a request stream the client breaks', () => {
+  interface LogLine {
+    level: number;
+    msg: string;
+    err?: { code?: string };
+  }
+  const lines: LogLine[] = [];
+  const server = createHttpServer({
+    service: 'test',
+    requestTimeoutMs: 300,
+    logStream: { write: (line) => lines.push(JSON.parse(line) as LogLine) },
+  });
+  server.post('/orders', () => ({ ok: true }));
+  let url = '';
+  beforeAll(async () => {
+    url = await server.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(() => server.close());
+
+  async function streamErrorLogged(): Promise<LogLine> {
+    return vi.waitFor(() => {
+      const line = lines.find((entry) => entry.err?.code === 'ECONNRESET');
+      if (line === undefined) throw new Error('the broken request stream was not logged yet');
+      return line;
+    });
+  }
+
+  it.each([
+    ['stalls mid-body', { endAfterWrite: false }, 408, 'REQUEST_TIMEOUT'],
+    ['half-closes mid-body', { endAfterWrite: true }, 400, 'BAD_REQUEST'],
+  ])(
+    'a client that %s gets its 4xx, and the log has no failure line',
+    async (_, options, status, code) => {
+      lines.length = 0;
+      const request = `POST /orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":1`;
+      const response = await rawHttp(url, request, { timeoutMs: 3_000, ...options });
+
+      expect(response.status).toBe(status);
+      expect(JSON.parse(response.body)).toMatchObject({ status, code });
+      const logged = await streamErrorLogged();
+      expect(logged.level).toBeLessThan(50);
+      expect(logged.msg).not.toBe('request failed');
+      expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+    },
+  );
 });

@@ -55,13 +55,19 @@ export function createHttpServer(input: {
   jsonBodiesOnly?: boolean;
   /** Follows the 404's detail, e.g. where the routes are listed. */
   notFoundHint?: string;
+  /** Where the log lines go instead of stdout (tests read what was logged). */
+  logStream?: { write(line: string): void };
 }): FastifyZodInstance {
   const requestTimeoutMs = input.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
     logger:
       input.logger === false
         ? false
-        : { level: input.logLevel ?? 'info', base: { service: input.service, pid: process.pid } },
+        : {
+            level: input.logLevel ?? 'info',
+            base: { service: input.service, pid: process.pid },
+            ...(input.logStream === undefined ? {} : { stream: input.logStream }),
+          },
     requestIdHeader: 'x-request-id',
     ...(input.requestLog === 'debug'
       ? { logController: new DebugRequestLog({ requestIdLogLabel: 'requestId' }) }

@@ -158,10 +158,36 @@ const STANDARD_MEMBERS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Where an error came from: a route (or a hook, or a parser) handling the
+ * request, or the request's own stream, which breaks when the client stops
+ * sending mid-body or goes away. Fastify stamps the stream's error with
+ * `statusCode: 400` but it keeps Node's `code: 'ECONNRESET'`, which must not
+ * read as a lost database connection.
+ */
+export type ErrorOrigin = 'route' | 'request-stream';
+
+function requestStreamProblem(error: unknown): ProblemDetails {
+  const { statusCode } = fieldsOf(error);
+  return problem({
+    status:
+      typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500 ? statusCode : 400,
+    code: 'BAD_REQUEST',
+    title: 'The request body did not arrive whole',
+    detail: 'The client stopped sending or closed the connection before the body was complete.',
+  });
+}
+
+/** An error with an HTTP status came from HTTP code (Fastify, a client), never from the database driver. */
+function isDatabaseUnreachable(error: unknown): boolean {
+  return fieldsOf(error).statusCode === undefined && isConnectionFailure(error);
+}
+
+/**
  * What the client gets for an error thrown while handling its request. Pure,
  * so that every branch is unit-tested.
  */
-export function toProblem(error: unknown): ProblemDetails {
+export function toProblem(error: unknown, origin: ErrorOrigin = 'route'): ProblemDetails {
+  if (origin === 'request-stream') return requestStreamProblem(error);
   if (error instanceof ProblemError) {
     const details = problem({
       status: error.status,
@@ -179,7 +205,7 @@ export function toProblem(error: unknown): ProblemDetails {
   if (hasZodFastifySchemaValidationErrors(error)) {
     return validationProblem(error, error.validation);
   }
-  if (isConnectionFailure(error)) return DATABASE_UNAVAILABLE;
+  if (isDatabaseUnreachable(error)) return DATABASE_UNAVAILABLE;
   return frameworkProblem(error) ?? INTERNAL_ERROR;
 }
 
@@ -196,14 +222,23 @@ export function sendProblem(
     .send(JSON.stringify({ ...details, instance }));
 }
 
-/** The server's one error handler: see toProblem. Server errors are logged with their cause. */
+/**
+ * The server's one error handler: see toProblem. Server errors are logged
+ * with their cause; a request stream the client broke is the client's doing,
+ * so it is logged at info, not as a failure.
+ */
 export function problemErrorHandler(
   error: unknown,
   request: FastifyRequest,
   reply: FastifyReply,
 ): FastifyReply {
-  const details = toProblem(error);
-  if (details.status >= 500) request.log.error({ err: error }, 'request failed');
+  const origin: ErrorOrigin = request.raw.errored === error ? 'request-stream' : 'route';
+  const details = toProblem(error, origin);
+  if (origin === 'request-stream') {
+    request.log.info({ err: error }, 'request stream broke: the client stopped sending');
+  } else if (details.status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+  }
   return sendProblem(request, reply, details);
 }
 

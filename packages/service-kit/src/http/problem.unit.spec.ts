@@ -114,6 +114,22 @@ describe('toProblem', () => {
     expect(DATABASE_UNAVAILABLE).toMatchObject({ status: 503, code: 'DATABASE_UNAVAILABLE' });
   });
 
+  // Fastify stamps a broken request stream with statusCode 400; Node's error keeps code ECONNRESET.
+  function brokenRequestStream(): Error {
+    return Object.assign(new Error('aborted'), { code: 'ECONNRESET', statusCode: 400 });
+  }
+
+  it('given the request stream broke under the body, then 400 BAD_REQUEST, not 503 DATABASE_UNAVAILABLE', () => {
+    const problem = toProblem(brokenRequestStream(), 'request-stream');
+
+    expect(problem).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
+    expect(problem).not.toEqual(DATABASE_UNAVAILABLE);
+  });
+
+  it('given an ECONNRESET carrying an HTTP status, then it is not read as a lost database', () => {
+    expect(toProblem(brokenRequestStream())).not.toEqual(DATABASE_UNAVAILABLE);
+  });
+
   it('given a database error that is the code’s or the setup’s fault, then still 500 INTERNAL_ERROR', () => {
     const undefinedTable = Object.assign(new Error('relation "orders" does not exist'), {
       code: '42P01',

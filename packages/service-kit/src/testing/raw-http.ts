@@ -29,7 +29,8 @@ function parseResponse(text: string): RawResponse | undefined {
 
 /**
  * Writes `request` as it is and resolves with the first response read back;
- * the socket stays open after writing, as a stalled client's would.
+ * the socket stays open after writing, as a stalled client's would, unless
+ * `endAfterWrite` half-closes it.
  *
  * @example
  * const response = await rawHttp(url, 'GET / HTTP/1.1\r\nHost: x\r\nX-Big: ' + 'a'.repeat(70_000) + '\r\n\r\n');
@@ -37,7 +38,11 @@ function parseResponse(text: string): RawResponse | undefined {
 export function rawHttp(
   baseUrl: string,
   request: string | Buffer,
-  options: { timeoutMs?: number } = {},
+  options: {
+    timeoutMs?: number;
+    /** Half-close after writing (the client says it will send no more), instead of stalling. */
+    endAfterWrite?: boolean;
+  } = {},
 ): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
   const started = performance.now();
@@ -69,6 +74,7 @@ export function rawHttp(
         new Error(`Connection closed without a response: ${Buffer.concat(chunks).toString()}`),
       );
     });
-    socket.write(request);
+    if (options.endAfterWrite === true) socket.end(request);
+    else socket.write(request);
   });
 }
