@@ -152,5 +152,6 @@ describe('pnpm new, in a copy of the repository', () => {
       numFailedTests: number;
     };
     expect(results).toMatchObject({ numPassedTests: 14, numFailedTests: 0 });
-  });
+    // About 30 s on a quiet 2-core machine; room for a busy one.
+  }, 150_000);
 });

@@ -39,6 +39,32 @@ function copyLinks(from: string, to: string): void {
   }
 }
 
+/** The files git would commit, copied; a file removed while this runs is left out. */
+function copyFiles(source: string, root: string): void {
+  const files = execFileSync(
+    'git',
+    ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+    { cwd: source, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  )
+    .split('\0')
+    .filter((file) => file !== '');
+  for (const file of files) {
+    const target = path.join(root, file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    try {
+      cpSync(path.join(source, file), target, { verbatimSymlinks: true });
+    } catch (error) {
+      // Deleted in the working tree but still in the index, or moved meanwhile.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  symlinkSync(path.join(source, 'node_modules'), path.join(root, 'node_modules'));
+  for (const dir of [...workspacePackages(source), 'e2e']) {
+    const modules = path.join(source, dir, 'node_modules');
+    if (existsSync(modules)) copyLinks(modules, path.join(root, dir, 'node_modules'));
+  }
+}
+
 function workspacePackages(root: string): string[] {
   return ['apps', 'packages'].flatMap((folder) =>
     readdirSync(path.join(root, folder))
@@ -54,22 +80,11 @@ function workspacePackages(root: string): string[] {
  */
 export function copyWorkspace(source: string): WorkspaceCopy {
   const root = mkdtempSync(path.join(tmpdir(), 'eo-scaffold-'));
-  const files = execFileSync(
-    'git',
-    ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
-    { cwd: source, encoding: 'utf8' },
-  )
-    .split('\0')
-    .filter((file) => file !== '' && existsSync(path.join(source, file)));
-  for (const file of files) {
-    const target = path.join(root, file);
-    mkdirSync(path.dirname(target), { recursive: true });
-    cpSync(path.join(source, file), target, { verbatimSymlinks: true });
-  }
-  symlinkSync(path.join(source, 'node_modules'), path.join(root, 'node_modules'));
-  for (const dir of [...workspacePackages(source), 'e2e']) {
-    const modules = path.join(source, dir, 'node_modules');
-    if (existsSync(modules)) copyLinks(modules, path.join(root, dir, 'node_modules'));
+  try {
+    copyFiles(source, root);
+  } catch (error) {
+    rmSync(root, { recursive: true, force: true });
+    throw error;
   }
   /** Where another package's link to `name` points, relative to the repository. */
   const thirdParty = (name: string): string | undefined => {
