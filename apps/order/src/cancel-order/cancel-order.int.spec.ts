@@ -1,5 +1,6 @@
 // POST /orders/:orderId/cancel, on orders in each status.
 import { orderStream } from '@effectively-once/contracts';
+import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
@@ -118,5 +119,41 @@ describe('POST /orders/:orderId/cancel', () => {
 
     expect(response.statusCode).toBe(404);
     expect(response.json()).toMatchObject({ code: 'ORDER_NOT_FOUND' });
+  });
+
+  it('answers 500 saying a retry is safe when the summary write fails after the append, and the retry repairs the summary', async () => {
+    const orderId = await orderWith(env.store, (id) => [orderPlaced(id)]);
+    // A summary write of this order fails, as a broken statement would, after the append.
+    await sql`
+      create function fail_summary_write() returns trigger language plpgsql as $$
+      begin
+        if new.order_id = ${sql.lit(orderId)} then raise exception 'summary write fails'; end if;
+        return new;
+      end $$`.execute(env.db);
+    await sql`create trigger fail_summary_write before insert or update on order_summary
+      for each row execute function fail_summary_write()`.execute(env.db);
+
+    const failed = await cancel(orderId);
+
+    expect(failed.statusCode).toBe(500);
+    expect(failed.json()).toMatchObject({
+      code: 'INTERNAL_ERROR',
+      detail: expect.stringContaining('Sending the same request again is safe') as string,
+    });
+    const types = async () =>
+      (await env.store.readStream(orderStream(orderId))).map((event) => event.type);
+    expect(await types()).toEqual(['OrderPlaced', 'OrderCancellationRequested']);
+
+    await sql`drop function fail_summary_write cascade`.execute(env.db);
+    const retried = await cancel(orderId);
+
+    expect(retried.statusCode).toBe(200);
+    expect(await types()).toEqual(['OrderPlaced', 'OrderCancellationRequested']);
+    const summary = await env.db
+      .selectFrom('order_summary')
+      .selectAll()
+      .where('order_id', '=', orderId)
+      .executeTakeFirst();
+    expect(summary).toMatchObject({ status: 'cancelling', version: 1 });
   });
 });

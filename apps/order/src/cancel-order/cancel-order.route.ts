@@ -2,6 +2,7 @@
 // with the order as the cancel left it.
 import { OrderIdParams, OrderResource } from '@effectively-once/contracts';
 import type { FastifyZodInstance } from '@effectively-once/service-kit';
+import { retrySafeFailure } from '../adapters/http/order.problems.js';
 import { TraceHeaders, validTraceparent } from '../adapters/http/traceparent.js';
 import type { OrderServiceDeps } from '../order-service.deps.js';
 import { cancelOrder } from './cancel-order.handler.js';
@@ -14,10 +15,15 @@ export function registerCancelOrderRoute(app: FastifyZodInstance, deps: OrderSer
   app.post(
     '/orders/:orderId/cancel',
     { schema: { headers: TraceHeaders, params: OrderIdParams, response: { 200: OrderResource } } },
-    (request) =>
-      cancelOrder(deps, {
-        orderId: request.params.orderId,
-        traceparent: validTraceparent(request.headers.traceparent),
-      }),
+    async (request) => {
+      try {
+        return await cancelOrder(deps, {
+          orderId: request.params.orderId,
+          traceparent: validTraceparent(request.headers.traceparent),
+        });
+      } catch (error) {
+        throw retrySafeFailure(error, 'The cancel');
+      }
+    },
   );
 }

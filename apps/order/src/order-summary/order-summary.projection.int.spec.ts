@@ -1,7 +1,8 @@
 // The order-summary projection against real PostgreSQL: it never moves
 // backwards, whoever writes late or twice, and a crash between an append and
 // the summary write is repaired by the writer that comes next.
-import { inventoryStream, orderStream } from '@effectively-once/contracts';
+import { CONSUMERS, inventoryStream, orderStream } from '@effectively-once/contracts';
+import { settleDelivery, withProcessingHooks } from '@effectively-once/idempotency';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { appendOrderEvents, commandCause, loadOrder } from '../adapters/eventStore/order-stream.js';
@@ -167,5 +168,55 @@ describe('the order-summary projection', () => {
     await handleOrderSagaEvent(env, event, recorded);
 
     expect(await summaryRow(orderId)).toMatchObject({ version: 1, status: 'awaiting_payment' });
+  });
+
+  it("commits with the saga's marker or not at all: a transaction that fails after the step leaves neither, and the delivery unacknowledged", async () => {
+    const orderId = randomUUID();
+    await appendOrderEvents(env.store, {
+      orderId,
+      events: [orderPlaced(orderId)],
+      expectedRevision: 'no_stream',
+      causeId: commandCause('PlaceOrder', orderId),
+    });
+    const { event, recorded } = await publish(
+      env.store,
+      inventoryStream(orderId),
+      inventoryReserved(orderId),
+    );
+    // The lab's after-business point: the step has run in the transaction, which now fails.
+    const failAfterStep = {
+      reached: (point: string) =>
+        point === 'after-business'
+          ? Promise.reject(new Error('the transaction fails after the step'))
+          : Promise.resolve(),
+    };
+    const settled: string[] = [];
+    const delivery = {
+      ack: () => {
+        settled.push('ack');
+        return Promise.resolve();
+      },
+      nack: (action: 'retry' | 'park') => {
+        settled.push(action);
+        return Promise.resolve();
+      },
+    };
+
+    const settlement = await settleDelivery(delivery, () =>
+      withProcessingHooks(failAfterStep, () => handleOrderSagaEvent(env, event, recorded)),
+    );
+
+    expect(settlement.action).not.toBe('ack');
+    expect(settled).not.toContain('ack');
+    // The append is not part of the transaction: it stays, for the redelivery to find.
+    expect(await env.store.readStream(orderStream(orderId))).toHaveLength(2);
+    const marker = await env.db
+      .selectFrom('processed_message')
+      .selectAll()
+      .where('consumer_name', '=', CONSUMERS.orderSaga)
+      .where('message_id', '=', recorded.id)
+      .executeTakeFirst();
+    expect(marker).toBeUndefined();
+    expect(await summaryRow(orderId)).toBeUndefined();
   });
 });

@@ -9,7 +9,11 @@ import {
 import type { FastifyZodInstance } from '@effectively-once/service-kit';
 import { IDEMPOTENT_REPLAYED_HEADER } from '@effectively-once/service-kit/idempotency-key';
 import { z } from 'zod';
-import { idempotencyKeyRequired, paymentTokenMalformed } from '../adapters/http/order.problems.js';
+import {
+  idempotencyKeyRequired,
+  paymentTokenMalformed,
+  retrySafeFailure,
+} from '../adapters/http/order.problems.js';
 import { validTraceparent } from '../adapters/http/traceparent.js';
 import type { OrderServiceDeps } from '../order-service.deps.js';
 import { placeOrder } from './place-order.handler.js';
@@ -45,6 +49,8 @@ export function registerPlaceOrderRoute(app: FastifyZodInstance, deps: OrderServ
         idempotencyKey,
         body: request.body,
         traceparent: validTraceparent(request.headers.traceparent),
+      }).catch((error: unknown) => {
+        throw retrySafeFailure(error, 'The order placement');
       });
       if (replayed) void reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
       return reply.code(201).header('location', `/orders/${resource.orderId}`).send(resource);

@@ -1,5 +1,6 @@
 // The order API's error catalogue: each refusal has one status and one stable
 // code, documented in docs/services/order.md.
+import { isConnectionFailure } from '@effectively-once/idempotency';
 import { ProblemError } from '@effectively-once/service-kit';
 import {
   idempotencyKeyRequired as sharedIdempotencyKeyRequired,
@@ -52,3 +53,27 @@ export const orderContended = (orderId: string): ProblemError =>
     title: 'The order kept changing while the request was decided',
     detail: `Order ${orderId} was changed by other writers on every attempt; retry the request.`,
   });
+
+/**
+ * What an unexpected failure of an idempotent command (POST /orders with its
+ * key, a cancel) answers. It may have come after the append committed (the
+ * summary write that follows it, ADR 0024) and the client cannot tell, so the
+ * problem says what it may do: send the same request again, which appends
+ * nothing twice and finishes what was left. A refusal, and an unreachable
+ * database (503 DATABASE_UNAVAILABLE, which says the same), keep their answers.
+ *
+ * @example
+ * try { return await cancelOrder(deps, input); } catch (error) { throw retrySafeFailure(error, 'The cancel'); }
+ */
+export function retrySafeFailure(error: unknown, request: string): unknown {
+  if (error instanceof ProblemError || isConnectionFailure(error)) return error;
+  const failure = new ProblemError({
+    status: 500,
+    code: 'INTERNAL_ERROR',
+    title: 'Internal server error',
+    detail: `${request} failed, possibly after it took effect. Sending the same request again is safe: it changes nothing twice and finishes what was left. The error was logged; quote the x-request-id response header when reporting it.`,
+  });
+  // The log line of a 500 carries the error: keep what really failed in it.
+  failure.cause = error;
+  return failure;
+}
