@@ -1,14 +1,25 @@
-// The order service's GET /lineage/:orderId against its real database: an
+// The order service's GET /lineage/:orderId against its real database, built
+// from what server.ts declares to runService (its timers and its consumer): an
 // order placed through POST /orders reports its three deadline timers, and
 // the saga consumer's marker of a message it processed.
 import { randomUUID } from 'node:crypto';
 import { CONSUMERS, ServiceLineage } from '@effectively-once/contracts';
+import { markerView } from '@effectively-once/idempotency';
+import { registerLineageRoute } from '@effectively-once/service-kit/lineage';
 import { describe, expect, it } from 'vitest';
+import { orderSagaConsumer } from '../order-saga/order-saga.consumer.js';
 import { createOrderTestEnv } from '../testing/order-test-env.js';
-import { registerOrderLineageRoute } from './order-lineage.routes.js';
+import { orderLineageTimers } from './order-lineage.timers.js';
 
 const env = await createOrderTestEnv();
-registerOrderLineageRoute(env.app, { db: env.db });
+// As runService registers it: the declared consumers, the markers, the declared timers.
+const { consumer, eventTypes } = orderSagaConsumer(env);
+registerLineageRoute(env.app, {
+  service: 'order',
+  consumers: [{ consumer: consumer.name, eventTypes }],
+  markers: markerView(env.db),
+  timers: orderLineageTimers(env),
+});
 
 describe('GET /lineage/:orderId on the order service', () => {
   it('reports the timers of a placed order and the saga consumer with the types it receives', async () => {

@@ -1,0 +1,32 @@
+// The order service's part of GET /lineage/:orderId: the order's deadline
+// timers. runService builds the route from the declaration (server.ts): these
+// timers, and the saga consumer's markers and event types. The order stream
+// is appended to directly, so there is no outbox to report (docs/lineage.md).
+import type { LineageTimerRow } from '@effectively-once/service-kit/lineage';
+import type { Kysely } from 'kysely';
+import type { OrderDatabase } from '../adapters/postgres/order.database.js';
+
+/** The order's timers, due first. */
+export async function readOrderTimers(
+  db: Kysely<OrderDatabase>,
+  orderId: string,
+): Promise<LineageTimerRow[]> {
+  const rows = await db
+    .selectFrom('order_deadline')
+    .select(['deadline', 'due_at', 'fired_at'])
+    .where('order_id', '=', orderId)
+    .orderBy('due_at')
+    .execute();
+  return rows.map((row) => ({ name: row.deadline, dueAt: row.due_at, firedAt: row.fired_at }));
+}
+
+/**
+ * The declaration's `lineageTimers`.
+ *
+ * @example
+ * await runService<OrderDatabase>({ ..., lineageTimers: orderLineageTimers });
+ */
+export const orderLineageTimers =
+  ({ db }: { db: Kysely<OrderDatabase> }) =>
+  (orderId: string): Promise<LineageTimerRow[]> =>
+    readOrderTimers(db, orderId);
