@@ -67,37 +67,48 @@ function migrationNames(tree: RepositoryView, layout: ServiceLayout): string[] {
   ];
 }
 
-/** The marker table (and the outbox when it emits) joins the service's migrations if missing. */
-function ensurePackageTables(changes: ChangeSet, layout: ServiceLayout, emits: boolean): void {
-  const tables = [
-    { migrations: 'idempotencyMigrations', type: 'IdempotencyTables', from: 'idempotency' },
-    ...(emits ? [{ migrations: 'outboxMigrations', type: 'OutboxTables', from: 'outbox' }] : []),
-  ];
-  for (const table of tables) {
-    if (!changes.read(layout.combined.file).includes(table.migrations)) {
-      changes.edit(layout.combined.file, (source) =>
-        addFirstArgument(
-          addImport(
-            source,
-            `import { ${table.migrations} } from '@effectively-once/${table.from}';`,
-            layout.combined.file,
-          ),
-          { callee: 'combineMigrations', argument: table.migrations, file: layout.combined.file },
+/**
+ * An event it emits is published by the service's outbox relay: a service
+ * whose runService declaration has no outbox (the order service appends to
+ * its stream itself) would keep the row forever.
+ */
+function checkOutbox(changes: ChangeSet, layout: ServiceLayout, emit: string | undefined): void {
+  if (emit === undefined) return;
+  const server = `apps/${layout.service}/src/server.ts`;
+  if (!/^\s*outbox:/m.test(changes.read(server))) {
+    throw new ScaffoldError(
+      `--emit ${emit}: ${layout.service} runs no outbox relay (${server} declares no \`outbox\`); ` +
+        'leave --emit out, or give the service an outbox first (docs/outbox.md).',
+    );
+  }
+}
+
+/** The marker table joins the service's migrations and database type if missing. */
+function ensureMarkerTable(changes: ChangeSet, layout: ServiceLayout): void {
+  const { combined, database } = layout;
+  if (!changes.read(combined.file).includes('idempotencyMigrations')) {
+    changes.edit(combined.file, (source) =>
+      addFirstArgument(
+        addImport(
+          source,
+          "import { idempotencyMigrations } from '@effectively-once/idempotency';",
+          combined.file,
         ),
-      );
-    }
-    if (!changes.read(layout.database.file).includes(table.type)) {
-      changes.edit(layout.database.file, (source) =>
-        addExtends(
-          addImport(
-            source,
-            `import type { ${table.type} } from '@effectively-once/${table.from}';`,
-            layout.database.file,
-          ),
-          { interfaceName: layout.database.type, type: table.type, file: layout.database.file },
+        { callee: 'combineMigrations', argument: 'idempotencyMigrations', file: combined.file },
+      ),
+    );
+  }
+  if (!changes.read(database.file).includes('IdempotencyTables')) {
+    changes.edit(database.file, (source) =>
+      addExtends(
+        addImport(
+          source,
+          "import type { IdempotencyTables } from '@effectively-once/idempotency';",
+          database.file,
         ),
-      );
-    }
+        { interfaceName: database.type, type: 'IdempotencyTables', file: database.file },
+      ),
+    );
   }
 }
 
@@ -114,6 +125,7 @@ export function planConsumer(changes: ChangeSet, input: NewConsumerInput): void 
   const names = consumerNames(input.name);
   checkEvents(input);
   checkUnused(changes, layout, names);
+  checkOutbox(changes, layout, input.emit);
   const template = {
     names,
     on: input.on,
@@ -162,6 +174,6 @@ export function planConsumer(changes: ChangeSet, input: NewConsumerInput): void 
       },
     ),
   );
-  ensurePackageTables(changes, layout, input.emit !== undefined);
+  ensureMarkerTable(changes, layout);
   wireConsumer(changes, { layout, names });
 }

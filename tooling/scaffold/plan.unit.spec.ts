@@ -124,6 +124,36 @@ describe('a consumer in an existing service', () => {
   });
 });
 
+describe('a consumer in a service without the marker table', () => {
+  it("adds the idempotency package's migrations and tables to the service", () => {
+    const combined = 'apps/inventory/src/adapters/postgres/inventory-database-migrations.ts';
+    const database = 'apps/inventory/src/adapters/postgres/database.ts';
+    const changes = plan((c) => {
+      // inventory as it would be without the markers
+      c.edit(combined, (source) =>
+        source
+          .replace(/^import \{ idempotencyMigrations \}.*\n/m, '')
+          .replace(/^\s*idempotencyMigrations,\n/m, ''),
+      );
+      c.edit(database, (source) =>
+        source
+          .replace(/^import type \{ IdempotencyTables \}.*\n/m, '')
+          .replace('IdempotencyTables, ', ''),
+      );
+      expect(c.read(combined)).not.toContain('idempotencyMigrations');
+      expect(c.read(database)).not.toContain('IdempotencyTables');
+      planConsumer(c, { service: 'inventory', name: 'points', on: 'OrderPlaced', now, contracts });
+    });
+
+    expect(changes.read(combined)).toMatch(
+      /import \{ idempotencyMigrations \} from '@effectively-once\/idempotency';[\s\S]*combineMigrations\(\s*idempotencyMigrations,/,
+    );
+    expect(changes.read(database)).toMatch(
+      /export interface InventoryDatabase extends OutboxTables, IdempotencyTables \{/,
+    );
+  });
+});
+
 describe("a new service's server.ts", () => {
   it('opens the lab between its markers when the repository has the lab, and names no lab without it', () => {
     const names = { kebab: 'shipping', snake: 'shipping', camel: 'shipping', pascal: 'Shipping' };
@@ -173,6 +203,23 @@ describe('bad input is refused before anything is planned', () => {
   ])('%s', (_, input, message) => {
     expect(() => plan((c) => planConsumer(c, { ...input, now, contracts }))).toThrow(message);
     expect(() => plan((c) => planConsumer(c, { ...input, now, contracts }))).toThrow(ScaffoldError);
+  });
+
+  it('emitting from a service that runs no outbox relay', () => {
+    expect(() =>
+      plan((c) => {
+        // inventory as it would be without its outbox declaration
+        c.edit('apps/inventory/src/server.ts', (source) => source.replace(/^\s*outbox:.*$/m, ''));
+        planConsumer(c, {
+          service: 'inventory',
+          name: 'points',
+          on: 'OrderPlaced',
+          emit: 'PointsGiven',
+          now,
+          contracts,
+        });
+      }),
+    ).toThrow(/--emit PointsGiven: inventory runs no outbox relay/);
   });
 
   it('a service that exists', () => {
