@@ -1,7 +1,8 @@
 // The failure lab's one vocabulary: every place a fault can be armed, in the
-// order a message passes them, and what an armed fault does there. The lab
-// (@effectively-once/fault-injection), the scenario runner and the console
-// all speak these names.
+// order a message passes them, and what an armed fault does there. Whatever
+// lab a service opens (the repository's own, until `pnpm lab:remove` takes it
+// out), and the tools that drive it, speak these names. Without a lab every
+// point is `noFaults`.
 
 export const FAULT_POINTS = [
   /** service-kit, before the handler runs (no transaction). */

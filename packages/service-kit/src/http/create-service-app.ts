@@ -23,12 +23,15 @@ export function createServiceApp(input: {
   logLevel?: string | undefined;
   /** `false` silences request logs (tests). */
   logger?: boolean | undefined;
+  /** Where the log lines go instead of stdout (tests read what was logged). */
+  logStream?: { write(line: string): void } | undefined;
 }): FastifyZodInstance {
   const { service, db, store } = input;
   const app = createHttpServer({
     service,
     ...(input.logLevel === undefined ? {} : { logLevel: input.logLevel }),
     ...(input.logger === undefined ? {} : { logger: input.logger }),
+    ...(input.logStream === undefined ? {} : { logStream: input.logStream }),
   });
   const unsubscribedConsumers = (): readonly string[] => input.metrics.unsubscribedConsumers();
   registerHealthRoutes(app, {

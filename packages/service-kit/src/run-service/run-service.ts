@@ -10,7 +10,8 @@ import { startService, type RunningService } from './start-service.js';
  * Starts the declared service (startService) and closes it on the first
  * shutdown signal; the process then exits 0, or 1 when closing failed or
  * took longer than DEFAULT_SHUTDOWN_TIMEOUT_MS. Logs `<service> listening on
- * <url>` once it accepts requests.
+ * <url>` once it accepts requests. A start that fails (a migration, a port
+ * in use) was logged and closed by startService: the process exits 1.
  *
  * @example
  * await runService<PaymentDatabase>({
@@ -24,7 +25,13 @@ import { startService, type RunningService } from './start-service.js';
 export async function runService<Database extends IdempotencyTables>(
   declaration: ServiceDeclaration<Database>,
 ): Promise<RunningService> {
-  const service = await startService(declaration);
+  let service: RunningService;
+  try {
+    service = await startService(declaration);
+  } catch {
+    // Already logged as `<service> failed to start`, with what was opened closed.
+    process.exit(1);
+  }
   onShutdownSignal({ log: service.app.log, close: () => service.close() });
   return service;
 }

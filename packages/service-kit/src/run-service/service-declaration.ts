@@ -5,6 +5,7 @@
 import type { KnownEventType } from '@effectively-once/contracts';
 import type { EventStore, OrderingKey } from '@effectively-once/event-store';
 import type { Consumer } from '@effectively-once/idempotency';
+import type { OutboxTables } from '@effectively-once/outbox';
 import type { Migrations } from '@effectively-once/postgres';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -54,14 +55,25 @@ export interface DeclaredConsumer {
 
 /**
  * The failure lab as runService sees it: delivery hooks for the consumers,
- * fault points for the service's own code, its routes and its close.
- * `openFaultInjection` from `@effectively-once/fault-injection` is one.
+ * fault points for the service's own code, its routes and its close. The kit
+ * depends on no lab: a lab package implements this and its opener is passed
+ * as the declaration's `lab` (docs/service-bootstrap.md).
  */
 export interface ServiceLab extends DeliveryHooks, FaultPoints {
   registerRoutes(app: FastifyZodInstance): void;
   /** Releases every hold, so closing the consumers cannot wait forever. */
   close(): Promise<void>;
 }
+
+/**
+ * What a service with an outbox declares. Only a database whose type has the
+ * outbox tables may declare one: on any other, this is `never`, so a relay
+ * over tables the service never migrated fails to compile instead of at run
+ * time. (`[Database]` keeps a union type from being split.)
+ */
+export type OutboxDeclaration<Database> = [Database] extends [OutboxTables]
+  ? { relay: boolean }
+  : never;
 
 /** Opens the lab when the configuration enables it; undefined, and nothing of it, otherwise. */
 export type LabOpener = <Database>(input: {
@@ -101,7 +113,7 @@ export interface ServiceDeclaration<Database> {
    * publishes them unless `relay` is false. Absent: the service appends to
    * the store itself (the order stream).
    */
-  outbox?: { relay: boolean } | undefined;
+  outbox?: OutboxDeclaration<Database> | undefined;
   /** The order's durable timers, for its lineage. */
   lineageTimers?:
     | ((resources: ServiceResources<Database>) => (orderId: string) => Promise<LineageTimerRow[]>)

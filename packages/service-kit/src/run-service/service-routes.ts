@@ -3,12 +3,11 @@
 // the consumer operations (marker pruning, replay). The /admin ones exist
 // only with an ADMIN_TOKEN.
 import { markerView, type IdempotencyTables } from '@effectively-once/idempotency';
-import { outboxView, type OutboxTables } from '@effectively-once/outbox';
-import type { Kysely } from 'kysely';
 import type { FastifyZodInstance } from '../http/create-http-server.js';
 import { registerConsumerOperationRoutes } from '../http/consumer-operations.routes.js';
 import { registerParkedMessageRoutes } from '../http/parked-messages.routes.js';
 import { registerLineageRoute } from '../lineage/lineage.routes.js';
+import { declaredOutbox } from './declared-outbox.js';
 import type {
   DeclaredConsumer,
   ServiceDeclaration,
@@ -48,11 +47,7 @@ export function registerServiceRoutes<Database extends IdempotencyTables>(
       eventTypes,
     })),
     markers: markerView(db),
-    // Declaring an outbox says its tables were migrated; the Database type need not.
-    outbox:
-      declaration.outbox === undefined
-        ? undefined
-        : outboxView(db as unknown as Kysely<OutboxTables>),
+    outbox: declaredOutbox(db, declaration.outbox),
     timers,
   });
   lab?.registerRoutes(app);

@@ -27,20 +27,23 @@ export interface ShutdownList {
   add(phase: ShutdownPhase, part: Closable): void;
   /**
    * Closes every part added, phase by phase, each phase's parts in the order
-   * they were added. A failing part does not keep the rest open; the first
-   * failure is thrown once all were tried. Called twice, it closes once.
+   * they were added. A failing part does not keep the rest open: each failure
+   * goes to `onCloseFailure`, and the first is thrown once all were tried.
+   * Called twice, it closes once.
    */
   close(): Promise<void>;
 }
 
 /**
  * @example
- * const shutdown = shutdownList();
+ * const shutdown = shutdownList({ onCloseFailure: (phase, error) => log.error({ err: error, phase }, 'close failed') });
  * shutdown.add('db', { close: () => db.destroy() });
  * shutdown.add('consumers', consumer);
  * await shutdown.close(); // the consumer, then the database
  */
-export function shutdownList(): ShutdownList {
+export function shutdownList(
+  input: { onCloseFailure?: (phase: ShutdownPhase, error: unknown) => void } = {},
+): ShutdownList {
   const parts: { phase: ShutdownPhase; part: Closable }[] = [];
   let closed: Promise<void> | undefined;
   const closeAll = async (): Promise<void> => {
@@ -48,17 +51,20 @@ export function shutdownList(): ShutdownList {
     // Array.prototype.sort is stable: parts of one phase keep their order.
     const ordered = [...parts].sort((a, b) => rank(a.phase) - rank(b.phase));
     const failures: unknown[] = [];
-    for (const { part } of ordered) {
+    for (const { phase, part } of ordered) {
       try {
         await part.close();
       } catch (error) {
         failures.push(error);
+        input.onCloseFailure?.(phase, error);
       }
     }
     if (failures.length > 0) throw failures[0];
   };
   return {
     add(phase, part) {
+      // A bug in the kit, not something a declaration can cause: runService adds
+      // every part before it returns the service, and only then can it close.
       if (closed !== undefined) throw new Error(`Cannot add to the ${phase} phase: closing began.`);
       parts.push({ phase, part });
     },

@@ -49,4 +49,22 @@ describe('shutdownList', () => {
     expect(closed).toEqual(['db']);
     expect(() => shutdown.add('http', { close: () => undefined })).toThrow('closing began');
   });
+
+  it('reports every failing part with its phase, not only the first', async () => {
+    // Given a relay and a client whose closes both fail
+    const reported: string[] = [];
+    const shutdown = shutdownList({
+      onCloseFailure: (phase, error) => reported.push(`${phase}: ${(error as Error).message}`),
+    });
+    shutdown.add('relay', { close: () => Promise.reject(new Error('relay stuck')) });
+    shutdown.add('clients', { close: () => Promise.reject(new Error('smtp gone')) });
+    shutdown.add('db', { close: () => undefined });
+
+    // When it closes
+    const closing = shutdown.close();
+
+    // Then the first is thrown and both are reported
+    await expect(closing).rejects.toThrow('relay stuck');
+    expect(reported).toEqual(['relay: relay stuck', 'clients: smtp gone']);
+  });
 });

@@ -3,6 +3,7 @@
 // one consumer it declares, consumes, publishes through its outbox, and
 // closes its parts in SHUTDOWN_PHASES order.
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { createPostgresEventStore, eventStoreMigrations } from '@effectively-once/event-store';
 import {
   defineConsumer,
@@ -13,7 +14,7 @@ import {
 import { enqueueEvents, outboxMigrations, type OutboxTables } from '@effectively-once/outbox';
 import { combineMigrations } from '@effectively-once/postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
-import { sql } from 'kysely';
+import { sql, type QueryExecutorProvider } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadServiceConfig } from '../config.js';
 import { createServiceApp } from '../http/create-service-app.js';
@@ -201,5 +202,143 @@ describe('startService closes', () => {
 
     await expect(startService<TinyDatabase>(failing)).rejects.toThrow('no worker today');
     expect(closed).toEqual(['client']);
+  });
+});
+
+// A start that fails reports itself through the service's logger (runService
+// then exits 1) and closes what it opened: the pool, the consumers and their
+// event store connections, whatever step failed.
+describe('startService, when starting fails', () => {
+  interface LogLine {
+    level: number;
+    msg: string;
+    err?: { message?: string; code?: string };
+  }
+
+  /** A service of its own database and event store, so that their connections are its alone. */
+  async function brokenService(input: {
+    port?: number;
+    migrations?: ServiceDeclaration<TinyDatabase>['migrations'];
+  }) {
+    const [database, events] = await Promise.all([
+      createTestDatabase<TinyDatabase>({}),
+      createTestDatabase(eventStoreMigrations),
+    ]);
+    const lines: LogLine[] = [];
+    const declaration = tinyService({
+      config: loadServiceConfig({
+        service: 'tiny',
+        defaultPort: input.port ?? 0,
+        env: { DATABASE_URL: database.url, EVENT_STORE_DATABASE_URL: events.url },
+      }),
+      buildApp: ({ db, store, metrics }) =>
+        createServiceApp({
+          service: 'tiny',
+          db,
+          store,
+          metrics,
+          logStream: { write: (line) => lines.push(JSON.parse(line) as LogLine) },
+        }),
+      ...(input.migrations === undefined ? {} : { migrations: input.migrations }),
+    });
+    return { declaration, lines, database: database.db, events: events.db };
+  }
+
+  /**
+   * The applications still connected to a database, besides the one asking,
+   * once their count settles at none: a closed connection's backend can show
+   * in pg_stat_activity for a moment after the client let go.
+   */
+  async function connectionsTo(db: QueryExecutorProvider): Promise<string[]> {
+    const read = async () =>
+      (
+        await sql<{ application_name: string }>`
+          select application_name from pg_stat_activity
+          where datname = current_database() and pid <> pg_backend_pid()`.execute(db)
+      ).rows.map((row) => row.application_name);
+    return eventually(async () => {
+      const names = await read();
+      return names.length === 0 ? names : undefined;
+    }).catch(read);
+  }
+
+  it('on a failed migration: logs it as failed to start, closes the pool, and throws', async () => {
+    const { declaration, lines, database } = await brokenService({
+      migrations: combineMigrations(idempotencyMigrations, outboxMigrations, {
+        '9999_broken': {
+          up: async (db) => {
+            await sql`select * from no_such_table`.execute(db);
+          },
+        },
+      }),
+    });
+
+    await expect(startService<TinyDatabase>(declaration)).rejects.toThrow('no_such_table');
+
+    const failed = lines.find((line) => line.msg === 'tiny failed to start');
+    expect(failed?.level).toBe(50);
+    expect(failed?.err?.message).toContain('no_such_table');
+    expect(lines.filter((line) => line.msg === 'close failed')).toEqual([]);
+    expect(await connectionsTo(database)).toEqual([]);
+  });
+
+  it('on a port in use: logs EADDRINUSE as failed to start, closes the consumers, the store and the pool, and throws', async () => {
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const address = squatter.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    try {
+      const { declaration, lines, database, events } = await brokenService({ port });
+
+      await expect(startService<TinyDatabase>(declaration)).rejects.toThrow(/EADDRINUSE/);
+
+      const failed = lines.find((line) => line.msg === 'tiny failed to start');
+      expect(failed?.level).toBe(50);
+      expect(failed?.err?.code).toBe('EADDRINUSE');
+      expect(lines.filter((line) => line.msg === 'close failed')).toEqual([]);
+      // The consumer had subscribed through the store: nothing of either is left connected.
+      expect(await connectionsTo(events)).toEqual([]);
+      expect(await connectionsTo(database)).toEqual([]);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+  });
+
+  it('logs every part whose close fails, not only the first', async () => {
+    const { declaration, lines } = await brokenService({});
+    const failing = {
+      ...declaration,
+      clients: [
+        { close: () => Promise.reject(new Error('smtp gone')) },
+        { close: () => Promise.reject(new Error('cache gone')) },
+      ],
+      workers: () => {
+        throw new Error('no worker today');
+      },
+    } satisfies ServiceDeclaration<TinyDatabase>;
+
+    await expect(startService<TinyDatabase>(failing)).rejects.toThrow('no worker today');
+
+    const closeFailures = lines.filter((line) => line.msg === 'close failed');
+    expect(closeFailures.map((line) => line.err?.message)).toEqual(['smtp gone', 'cache gone']);
+  });
+
+  it('stops waiting for a close that hangs, and reports that it gave up', async () => {
+    const { declaration, lines } = await brokenService({});
+    const hanging = {
+      ...declaration,
+      clients: [{ close: () => new Promise<void>(() => undefined) }],
+      workers: () => {
+        throw new Error('no worker today');
+      },
+    } satisfies ServiceDeclaration<TinyDatabase>;
+
+    await expect(
+      startService<TinyDatabase>(hanging, { failedStartCloseTimeoutMs: 200 }),
+    ).rejects.toThrow('no worker today');
+
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: 50, msg: 'closing after a failed start timed out' }),
+    );
   });
 });

@@ -2,14 +2,16 @@
 // order, and returns the running service with its one close. Tests start a
 // declared service this way; runService adds the shutdown on SIGTERM.
 import type { IdempotencyTables } from '@effectively-once/idempotency';
-import { outboxView, startOutboxRelay, type OutboxTables } from '@effectively-once/outbox';
-import { connect, migrateToLatest } from '@effectively-once/postgres';
+import { startOutboxRelay } from '@effectively-once/outbox';
+import { connect, migrateToLatest, type Migrations } from '@effectively-once/postgres';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { openServiceEventStore } from '../config.js';
+import { openServiceEventStore, type ServiceConfig } from '../config.js';
 import { noFaults } from '../faults/fault-points.js';
 import { relayFaultPoint } from '../faults/relay-fault-point.js';
 import type { FastifyZodInstance } from '../http/create-http-server.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
+import { declaredOutbox } from './declared-outbox.js';
 import { registerServiceRoutes } from './service-routes.js';
 import { shutdownList, type ShutdownList } from './shutdown-list.js';
 import { startDeclaredConsumer } from './start-declared-consumer.js';
@@ -28,12 +30,12 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** The order service's way: a one-connection pool of its own, typed for no tables, closed before the service's pool opens. */
-async function migrateOwnConnection<Database>(
-  declaration: ServiceDeclaration<Database>,
-): Promise<void> {
-  const { config, migrations } = declaration;
-  if (declaration.migrationConnection !== 'dedicated') return;
+/** The order service's way: a one-connection pool of its own, typed for no tables, closed before the service's pool is first used. */
+async function migrateOwnConnection(input: {
+  config: ServiceConfig;
+  migrations: Migrations;
+}): Promise<void> {
+  const { config, migrations } = input;
   const own = connect(config.databaseUrl, {
     maxConnections: 1,
     applicationName: `${config.service}-migrations`,
@@ -45,17 +47,26 @@ async function migrateOwnConnection<Database>(
   }
 }
 
-async function openResources<Database>(
+async function migrate<Database>(
+  declaration: ServiceDeclaration<Database>,
+  db: Kysely<Database>,
+): Promise<void> {
+  if (declaration.migrationConnection === 'dedicated') {
+    await migrateOwnConnection(declaration);
+    return;
+  }
+  // Kysely is invariant in its database type; the migrator needs none of it.
+  await migrateToLatest(db as Kysely<unknown>, declaration.migrations);
+}
+
+/** The pool and the store connect on first use: opening them here reaches no server yet. */
+function openResources<Database>(
   declaration: ServiceDeclaration<Database>,
   shutdown: ShutdownList,
-): Promise<ServiceResources<Database>> {
+): ServiceResources<Database> {
   const { config } = declaration;
   const db = connect<Database>(config.databaseUrl, { applicationName: config.service });
   shutdown.add('db', { close: () => db.destroy() });
-  if (declaration.migrationConnection !== 'dedicated') {
-    // Kysely is invariant in its database type; the migrator needs none of it.
-    await migrateToLatest(db as Kysely<unknown>, declaration.migrations);
-  }
   const store = openServiceEventStore(config);
   shutdown.add('store', store);
   const metrics = createServiceMetrics({ service: config.service });
@@ -68,10 +79,10 @@ function startRelay<Database>(
   lab: ServiceLab | undefined,
 ): { close(): Promise<void> } | undefined {
   const { outbox, config } = declaration;
-  if (outbox?.relay !== true) return undefined;
+  const db = declaredOutbox(context.db, outbox);
+  if (db === undefined || outbox?.relay !== true) return undefined;
   return startOutboxRelay({
-    // A service that declares an outbox migrated its tables; its Database type need not say so.
-    db: outboxView(context.db as unknown as Kysely<OutboxTables>),
+    db,
     store: context.store,
     log: context.log,
     databaseUrl: config.databaseUrl,
@@ -114,11 +125,48 @@ async function startRunning<Database extends IdempotencyTables>(
   for (const worker of declaration.workers?.(context) ?? []) shutdown.add('workers', worker);
 }
 
+/** How long closing what a failed start opened may take before the failure is reported anyway. */
+export const FAILED_START_CLOSE_TIMEOUT_MS = 10_000;
+
+type StartLog = Pick<FastifyBaseLogger, 'error'>;
+
+/** Before the app (and its logger) exists, a failure can only be a configuration error: stderr. */
+const stderrLog: StartLog = {
+  error: (fields: unknown, message?: string) => {
+    console.error(message, fields);
+  },
+};
+
+/** Closes what a failed start opened, but never waits longer than `timeoutMs` for it. */
+async function closeAfterFailedStart(
+  shutdown: ShutdownList,
+  input: { log: StartLog; timeoutMs: number },
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timed out'>((resolve) => {
+    timer = setTimeout(() => {
+      resolve('timed out');
+    }, input.timeoutMs);
+  });
+  // Each failing part was logged by the list itself.
+  const closed = shutdown.close().then(
+    () => 'closed' as const,
+    () => 'closed' as const,
+  );
+  const outcome = await Promise.race([closed, timedOut]);
+  clearTimeout(timer);
+  if (outcome === 'timed out') {
+    input.log.error({ timeoutMs: input.timeoutMs }, 'closing after a failed start timed out');
+  }
+}
+
 /**
- * Migrates, opens the database and the event store, builds the app with the
- * standard routes, opens the lab when declared and enabled, starts every
- * consumer, the relay and the workers, and listens. A failure on the way
- * closes what was opened and is thrown.
+ * Opens the database and the event store, builds the app with the standard
+ * routes, migrates, opens the lab when declared and enabled, starts every
+ * consumer, the relay and the workers, and listens. A failure on the way is
+ * logged (`failed to start`), what was opened is closed (each failing close
+ * logged, the whole bounded by `failedStartCloseTimeoutMs`), and the error is
+ * thrown.
  *
  * @example
  * const service = await startService<InventoryDatabase>(declaration);
@@ -127,22 +175,33 @@ async function startRunning<Database extends IdempotencyTables>(
  */
 export async function startService<Database extends IdempotencyTables>(
   declaration: ServiceDeclaration<Database>,
+  options: { failedStartCloseTimeoutMs?: number } = {},
 ): Promise<RunningService> {
   const { config } = declaration;
-  const shutdown = shutdownList();
+  let log: StartLog = stderrLog;
+  const shutdown = shutdownList({
+    onCloseFailure: (phase, error) => {
+      log.error({ err: error, phase }, 'close failed');
+    },
+  });
   try {
-    await migrateOwnConnection(declaration);
-    const resources = await openResources(declaration, shutdown);
+    const resources = openResources(declaration, shutdown);
     const app = declaration.buildApp(resources);
+    log = app.log;
     shutdown.add('http', { close: () => app.close() });
     for (const client of declaration.clients ?? []) shutdown.add('clients', client);
+    await migrate(declaration, resources.db);
     await startRunning(declaration, resources, app, shutdown);
     await app.listen({ host: config.host, port: config.port });
     const url = `http://${config.host}:${String(listeningPort(app))}`;
     app.log.info(`${config.service} listening on ${url}`);
     return { app, url, close: () => shutdown.close() };
   } catch (error) {
-    await shutdown.close().catch(() => undefined);
+    log.error({ err: error }, `${config.service} failed to start`);
+    await closeAfterFailedStart(shutdown, {
+      log,
+      timeoutMs: options.failedStartCloseTimeoutMs ?? FAILED_START_CLOSE_TIMEOUT_MS,
+    });
     throw error;
   }
 }
