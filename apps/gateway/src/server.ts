@@ -1,5 +1,6 @@
 // The composition root: read the configuration, build the gateway, listen,
-// and close gracefully on SIGTERM or SIGINT, as the services do.
+// and close gracefully on SIGTERM or SIGINT, as the services do. The signal
+// handler comes before listen: a SIGTERM while it starts still closes it.
 import { onShutdownSignal } from '@effectively-once/service-kit/http-edge';
 import { buildApp } from './app.js';
 import { loadGatewayConfig } from './config.js';
@@ -17,6 +18,6 @@ const app = buildApp({
   logLevel: config.logLevel,
 });
 
+onShutdownSignal({ log: app.log, close: () => app.close(), timeoutMs: SHUTDOWN_TIMEOUT_MS });
 await app.listen({ host: config.host, port: config.port });
 app.log.info(`gateway listening on http://${config.host}:${String(config.port)}`);
-onShutdownSignal({ log: app.log, close: () => app.close(), timeoutMs: SHUTDOWN_TIMEOUT_MS });

@@ -42,6 +42,8 @@ app.log.info(
   `mail sink listening on ${url} (HTTP) and ${smtpUrl} (SMTP)`,
 );
 
+// The default 15 s bounds the close: the SMTP server drops its clients after
+// its own 5 s closeTimeout, and an HTTP request here answers from memory.
 onShutdownSignal({
   log: app.log,
   close: async () => {

@@ -1,6 +1,6 @@
 // Composition root of the payment provider: `tsx apps/payment-provider/src/server.ts`.
 import { connect, migrateToLatest } from '@effectively-once/postgres';
-import { onShutdownSignal } from '@effectively-once/service-kit';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, onShutdownSignal } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
 import { providerMigrations } from './adapters/postgres/migrations/index.js';
 import type { ProviderDatabase } from './adapters/postgres/provider.database.js';
@@ -24,4 +24,8 @@ onShutdownSignal({
     await app.close();
     await db.destroy();
   },
+  // A held tok_timeout reply is a request in flight, which app.close waits
+  // for: the timeout covers the configured delay (up to 10 minutes) and then
+  // the usual margin, so shutting down never cuts off a reply it promised.
+  timeoutMs: config.timeoutDelayMs + DEFAULT_SHUTDOWN_TIMEOUT_MS,
 });
