@@ -1,6 +1,7 @@
-// The whole service in one process, as server.ts wires it: the consumer reads
-// a real event store, sends through a real SMTP server, the relay publishes
-// CustomerNotified, and the HTTP app reports what was sent.
+// The whole service in one process, started from the declaration server.ts
+// runs (startService): the consumer reads a real event store, sends through a
+// real SMTP server, the relay publishes CustomerNotified, and the HTTP app
+// reports what was sent.
 import { randomUUID } from 'node:crypto';
 import { notificationStream, orderStream, ProblemDetails } from '@effectively-once/contracts';
 import {
@@ -8,59 +9,53 @@ import {
   eventStoreMigrations,
   type RecordedEvent,
 } from '@effectively-once/event-store';
-import { combineMigrations } from '@effectively-once/postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
-import { createServiceMetrics } from '@effectively-once/service-kit';
+import { startService } from '@effectively-once/service-kit';
 import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { NotificationList } from '@effectively-once/contracts';
 import type { NotificationDatabase } from './adapters/postgres/database.js';
-import { notificationDatabaseMigrations } from './adapters/postgres/notification-migrations.js';
 import { createSmtpMailer } from './adapters/smtp/mailer.js';
-import { buildApp } from './app.js';
+import { loadNotificationConfig } from './config.js';
 import { emailMessageId } from './domain/email.compose.js';
+import { notificationService } from './notification-service.js';
 import { startMailSink } from './testing/mail-sink.js';
-import { startWorkers } from './workers.js';
 
-const { url, db } = await createTestDatabase<NotificationDatabase>(
-  combineMigrations(eventStoreMigrations, notificationDatabaseMigrations),
-);
+const events = await createTestDatabase(eventStoreMigrations);
+// Empty: the service migrates its own database, as it does in production.
+const own = await createTestDatabase<NotificationDatabase>({});
 // A network call inside processOnce's transaction fails the test (ADR 0012).
 failOnNetworkInsideTransactions();
-const store = createPostgresEventStore({ url, pollIntervalMs: 50 });
+const store = createPostgresEventStore({ url: events.url, pollIntervalMs: 50 });
 const smtp = await startMailSink();
 const mailer = createSmtpMailer({ host: smtp.host, port: smtp.port });
-const metrics = createServiceMetrics({ service: 'notification' });
-const app = buildApp({ db, store, metrics, logger: false });
-const wakeOnPublish: (() => void)[] = [];
-const workers = startWorkers({
-  db,
-  databaseUrl: url,
-  store,
-  mailer,
-  metrics,
-  log: app.log,
-  now: () => new Date('2026-12-01T10:00:01.000Z'),
-  onPublished: () => {
-    for (const wake of wakeOnPublish.splice(0)) wake();
-  },
+const config = loadNotificationConfig({
+  DATABASE_URL: own.url,
+  EVENT_STORE_DATABASE_URL: events.url,
+  PORT: '0',
+  LOG_LEVEL: 'silent',
 });
+const service = await startService<NotificationDatabase>(
+  notificationService({ config, mailer, now: () => new Date('2026-12-01T10:00:01.000Z') }),
+);
+const { app } = service;
 afterAll(async () => {
-  await workers.close();
-  await app.close();
-  mailer.close();
+  // The consumer, the relay, HTTP, the mailer, the store and the pool, in the service's order.
+  await service.close();
   await smtp.close();
   await store.close();
 });
 
-/** Waits for the relay, not for a clock: re-reads the stream after each published batch. */
+/** Waits for the relay to have published the order's notification. */
 async function notificationEvents(orderId: string): Promise<RecordedEvent[]> {
-  for (;;) {
-    const published = new Promise<void>((resolve) => wakeOnPublish.push(resolve));
-    const events = await store.readStream(notificationStream(orderId));
-    if (events.length > 0) return events;
-    await published;
-  }
+  return vi.waitFor(
+    async () => {
+      const published = await store.readStream(notificationStream(orderId));
+      if (published.length === 0) throw new Error(`Nothing published for ${orderId} yet.`);
+      return published;
+    },
+    { timeout: 10_000, interval: 50 },
+  );
 }
 
 async function appendOrderEvents(orderId: string): Promise<{ confirmedId: string }> {

@@ -122,6 +122,8 @@ export interface ServiceDeclaration<Database> {
   workers?: ((context: ServiceContext<Database>) => readonly Closable[]) | undefined;
   /** Clients the handlers use (an SMTP transport); closed after HTTP, since an operator's replay may still use them. */
   clients?: readonly Closable[] | undefined;
+  /** The service's one clock (`now` in its resources and context); the system clock when absent. */
+  now?: (() => Date) | undefined;
   /** Lab mode's opener; absent, the service has no lab routes and its faults are `noFaults`. */
   lab?: LabOpener | undefined;
 }

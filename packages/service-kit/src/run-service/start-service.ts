@@ -70,7 +70,7 @@ function openResources<Database>(
   const store = openServiceEventStore(config);
   shutdown.add('store', store);
   const metrics = createServiceMetrics({ service: config.service });
-  return { db, store, metrics, now: () => new Date() };
+  return { db, store, metrics, now: declaration.now ?? (() => new Date()) };
 }
 
 function startRelay<Database>(
