@@ -80,3 +80,16 @@ export const END_MARKER = '// lab:end';
 
 /** Files in which regions are looked for: code, where `//` starts a comment. */
 export const CODE_FILE = /\.(ts|tsx|js|mjs|cjs)$/;
+
+/**
+ * Strings outside regions that name the lab and may stay once it is gone, by
+ * file: each is harmless without the lab. The check in remove-lab.unit.spec.ts
+ * fails on any other string that names a lab package or a lab folder.
+ */
+export const LAB_NAMES_KEPT: Readonly<Record<string, readonly string[]>> = {
+  // A lint rule that forbids the core to import the lab, and the console page's own lint rules.
+  'eslint.config.js': ['@effectively-once/fault-injection', 'apps/console/src/web/**/*.{ts,tsx}'],
+  // The scaffolder asks whether the lab is here, and adds the lab's package only if it is.
+  'tooling/scaffold/new-service.ts': ['packages/fault-injection/package.json'],
+  'tooling/scaffold/templates/service-files.ts': ['@effectively-once/fault-injection'],
+};

@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { applyRemoval, describePlan, planRemoval } from './remove-lab.js';
+import { applyRemoval, describePlan, planRemoval, type RemovalPlan } from './remove-lab.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const args = new Set(process.argv.slice(2));
@@ -19,7 +19,15 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 
-const plan = planRemoval(root);
+let plan: RemovalPlan;
+try {
+  plan = planRemoval(root);
+} catch (error) {
+  // A misread file or a broken region: say which, in one line, before anything is written.
+  const reason = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`lab:remove: ${reason} (nothing was changed)\n`);
+  process.exit(1);
+}
 for (const line of describePlan(plan)) process.stdout.write(`${line}\n`);
 if (args.has('--dry-run')) {
   process.stdout.write('dry run: nothing changed\n');
@@ -34,7 +42,11 @@ if (!args.has('--no-install')) {
     spawnSync('pnpm', ['install', mode, '--no-frozen-lockfile'], { cwd: root, stdio: 'inherit' })
       .status === 0;
   if (!install('--offline') && !install('--prefer-offline')) {
-    process.stderr.write('pnpm install failed: the lab is removed; run pnpm install yourself.\n');
+    // The lab, this tool included, is already gone: say what is left to do by hand.
+    process.stderr.write(
+      'pnpm install failed: the lab is removed, but the lockfile and the links do not follow yet ' +
+        'and the edited files are not formatted. Run pnpm install, then pnpm format.\n',
+    );
     process.exit(1);
   }
 }

@@ -2,20 +2,27 @@
 // delete and edit, from lab-parts.ts and the `// lab:begin` regions, then does
 // it. The plan is data, so `--dry-run` prints it and the tests check it
 // without touching anything.
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   BEGIN_MARKER,
   CODE_FILE,
   END_MARKER,
+  LAB_NAMES_KEPT,
   LAB_ONLY_DEPENDENCIES,
   LAB_PACKAGES,
   LAB_PATHS,
   LAB_SCRIPTS,
   SCRIPT_REWRITES,
 } from './lab-parts.js';
+import { lex, LabRemovalError, type Lexed } from './lex.js';
+
+export { LabRemovalError } from './lex.js';
 
 /** Never walked: installed packages, git's own files, a running stack's data. */
+/** What may follow a marker in its comment: nothing, or a space or a colon and why. */
+const MARKER_END = /^($|[\s:])/;
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git', '.stack', '.data']);
 const MIGRATIONS_LOCK = 'tooling/migrations.lock.json';
 const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies'] as const;
@@ -34,148 +41,126 @@ export interface RemovalPlan {
   readonly edits: readonly FileEdit[];
 }
 
-const toPosix = (file: string): string => file.split(path.sep).join('/');
-
 /** Whether a repository-relative path is the lab's or inside it. */
 export function isLabPath(file: string): boolean {
   return LAB_PATHS.some((lab) => file === lab || file.startsWith(`${lab}/`));
 }
 
+/**
+ * The files of the checkout at `root`, relative and with `/`: those git would
+ * commit (tracked ones that still exist, and new ones not ignored), so that
+ * ignored output (coverage, builds, test artifacts) is neither stripped nor
+ * rewritten. Outside a git repository, every file but those in SKIPPED_FOLDERS.
+ */
+export function listFiles(root: string): string[] {
+  let listed: string;
+  try {
+    listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+  } catch {
+    return walkFiles(root);
+  }
+  return listed
+    .split('\0')
+    .filter(
+      (file) =>
+        file !== '' &&
+        statSync(path.join(root, file), { throwIfNoEntry: false })?.isFile() === true,
+    );
+}
+
 /** Every file under `root`, relative and with `/`, but those in SKIPPED_FOLDERS. */
-export function listFiles(root: string, folder = ''): string[] {
+export function walkFiles(root: string, folder = ''): string[] {
   const found: string[] = [];
   for (const entry of readdirSync(path.join(root, folder), { withFileTypes: true })) {
     if (SKIPPED_FOLDERS.has(entry.name)) continue;
     const relative = folder === '' ? entry.name : `${folder}/${entry.name}`;
-    if (entry.isDirectory()) found.push(...listFiles(root, relative));
+    if (entry.isDirectory()) found.push(...walkFiles(root, relative));
     else if (entry.isFile()) found.push(relative);
   }
   return found;
 }
 
-type Frame = { kind: 'template' } | { kind: 'substitution'; braces: number };
-
-/**
- * For each line, whether it starts with a `//` comment of the code, and whether
- * it begins inside a template literal or a block comment. A marker or an import
- * in a string or a template is text (the scaffolder writes markers into the
- * files it generates), not code. A small lexer of strings, templates with their
- * `${}` substitutions, and comments; a regular expression that holds a quote or
- * a backtick can mislead it on that line.
- */
-export function commentLines(text: string): { comment: boolean[]; inText: boolean[] } {
-  const comment: boolean[] = [];
-  /** The line begins inside a template literal or a block comment: nothing on it is code. */
-  const inText: boolean[] = [];
-  const stack: Frame[] = [];
-  let line = 0;
-  let atLineStart = true;
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i];
-    const next = text[i + 1];
-    if (c === '\n') {
-      line += 1;
-      atLineStart = true;
-      if (stack.at(-1)?.kind === 'template') inText[line] = true;
-      i += 1;
-      continue;
+/** The `// lab:begin` and `// lab:end` lines of a file, as pairs of lines (from 0). */
+function labRegionsOf(text: string, file: string, lexed: Lexed): [number, number][] {
+  const regions: [number, number][] = [];
+  let openedAt: number | undefined;
+  for (const { line, alone, text: comment } of lexed.comments) {
+    const marker = [BEGIN_MARKER, END_MARKER].find((m) => comment.startsWith(m));
+    if (marker === undefined) continue;
+    const at = `${file}:${String(line + 1)}`;
+    // `// lab:beginning` is not a marker, but it is too close to one to let pass as a comment.
+    if (!MARKER_END.test(comment.slice(marker.length))) {
+      throw new LabRemovalError(
+        `${at}: "${comment}" is not a marker: write ${marker} alone, or ${marker}: why`,
+      );
     }
-    const top = stack.at(-1);
-    if (top?.kind === 'template') {
-      atLineStart = false;
-      if (c === '\\') {
-        if (next === '\n') line += 1;
-        i += 2;
-      } else if (c === '`') {
-        stack.pop();
-        i += 1;
-      } else if (c === '$' && next === '{') {
-        stack.push({ kind: 'substitution', braces: 0 });
-        i += 2;
-      } else i += 1;
-      continue;
+    if (!alone) {
+      throw new LabRemovalError(
+        `${at}: ${marker} must be alone on its line (after nothing but spaces)`,
+      );
     }
-    if (c === ' ' || c === '\t' || c === '\r') {
-      i += 1;
-      continue;
-    }
-    if (c === '/' && next === '/') {
-      if (atLineStart) comment[line] = true;
-      while (i < text.length && text[i] !== '\n') i += 1;
-      continue;
-    }
-    atLineStart = false;
-    if (c === '/' && next === '*') {
-      const end = text.indexOf('*/', i + 2);
-      const stop = end < 0 ? text.length : end + 2;
-      for (let j = i; j < stop; j += 1) {
-        if (text[j] !== '\n') continue;
-        line += 1;
-        inText[line] = true;
+    if (marker === BEGIN_MARKER) {
+      if (openedAt !== undefined) {
+        throw new LabRemovalError(
+          `${at}: ${BEGIN_MARKER} inside the region opened at line ${String(openedAt + 1)}`,
+        );
       }
-      i = stop;
-    } else if (c === "'" || c === '"') {
-      i += 1;
-      while (i < text.length && text[i] !== c && text[i] !== '\n') i += text[i] === '\\' ? 2 : 1;
-      if (text[i] === c) i += 1;
-    } else if (c === '`') {
-      stack.push({ kind: 'template' });
-      i += 1;
+      openedAt = line;
     } else {
-      if (top?.kind === 'substitution' && c === '{') top.braces += 1;
-      if (top?.kind === 'substitution' && c === '}') {
-        if (top.braces === 0) stack.pop();
-        else top.braces -= 1;
+      if (openedAt === undefined) {
+        throw new LabRemovalError(`${at}: ${END_MARKER} without a ${BEGIN_MARKER}`);
       }
-      i += 1;
+      regions.push([openedAt, line]);
+      openedAt = undefined;
     }
   }
-  return { comment, inText };
+  if (openedAt !== undefined) {
+    throw new LabRemovalError(
+      `${file}:${String(openedAt + 1)}: ${BEGIN_MARKER} is never closed by ${END_MARKER}`,
+    );
+  }
+  return regions;
 }
 
 /**
- * The text without its lab regions: every line from one that starts with a
- * `// lab:begin` comment to the next that starts with `// lab:end`, both
- * included (a marker inside a string or template is text, not a marker). A region left open, or one opened inside another, is an error,
- * not a guess.
+ * The text without its lab regions: every line from a `// lab:begin` comment to
+ * the next `// lab:end`, both included (a marker inside a string or template is
+ * text, not a marker). A region left open, one opened inside another, a marker
+ * after code on its line, and a file the lexer cannot read to its end are
+ * errors, not guesses; and the text left must hold no marker, or it is an error
+ * too.
  *
  * @example
  * stripLabRegions('a\n// lab:begin\nb\n// lab:end\nc\n', 'x.ts'); // { text: 'a\nc\n', regions: ['line 2 (3 lines)'] }
  */
 export function stripLabRegions(text: string, file: string): { text: string; regions: string[] } {
-  const kept: string[] = [];
-  const regions: string[] = [];
-  let openedAt: number | undefined;
-  const lines = text.split('\n');
-  const comments = text.includes('lab:') ? commentLines(text).comment : [];
-  lines.forEach((line, index) => {
-    const trimmed = comments[index] === true ? line.trim() : '';
-    if (trimmed.startsWith(BEGIN_MARKER)) {
-      if (openedAt !== undefined) {
-        throw new Error(
-          `${file}:${String(index + 1)}: ${BEGIN_MARKER} inside the region opened at line ${String(openedAt + 1)}`,
-        );
-      }
-      openedAt = index;
-      return;
-    }
-    if (trimmed.startsWith(END_MARKER)) {
-      if (openedAt === undefined) {
-        throw new Error(`${file}:${String(index + 1)}: ${END_MARKER} without a ${BEGIN_MARKER}`);
-      }
-      regions.push(`line ${String(openedAt + 1)} (${String(index - openedAt + 1)} lines)`);
-      openedAt = undefined;
-      return;
-    }
-    if (openedAt === undefined) kept.push(line);
-  });
-  if (openedAt !== undefined) {
-    throw new Error(
-      `${file}:${String(openedAt + 1)}: ${BEGIN_MARKER} is never closed by ${END_MARKER}`,
-    );
+  if (!text.includes('lab:')) return { text, regions: [] };
+  // The lexer reads a byte order mark as nothing; it stays at the start of the text.
+  const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const regions = labRegionsOf(text, file, lex(text, file));
+  if (regions.length === 0) return { text, regions: [] };
+  const inRegion = (index: number): boolean =>
+    regions.some(([begin, end]) => index >= begin && index <= end);
+  const kept = text
+    .slice(bom.length)
+    .split('\n')
+    .filter((_, index) => !inRegion(index))
+    .join('\n');
+  // What is left must read to its end and hold no marker, or a region was misread.
+  if (labRegionsOf(kept, file, lex(kept, file)).length > 0) {
+    throw new LabRemovalError(`${file}: a marker is left after its regions are taken out`);
   }
-  return { text: kept.join('\n'), regions };
+  return {
+    text: `${bom}${kept}`,
+    regions: regions.map(
+      ([begin, end]) => `line ${String(begin + 1)} (${String(end - begin + 1)} lines)`,
+    ),
+  };
 }
 
 type Json = Record<string, unknown>;
@@ -286,38 +271,60 @@ export function describePlan(plan: RemovalPlan): string[] {
   ];
 }
 
-const IMPORT_SPECIFIER = /(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)'([^']+)'/;
+/** A lab package named in a string, as the whole string or followed by a subpath. */
+const LAB_PACKAGE_IN_TEXT = new RegExp(
+  `(?:^|[^\\w@/-])(${LAB_PACKAGES.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})(?![\\w-])`,
+);
+
+/** The lab path a string names, if any: a lab package, a lab folder from the root, or one relative to `file`. */
+export function labPathIn(file: string, value: string): string | undefined {
+  const labPackage = LAB_PACKAGE_IN_TEXT.exec(value)?.[1];
+  if (labPackage !== undefined) return labPackage;
+  // A relative path is resolved from the file (an import, `new URL(..., import.meta.url)`).
+  if (value.startsWith('./') || value.startsWith('../')) {
+    const target = path.posix.join(path.posix.dirname(file), value);
+    if (isLabPath(target)) return target;
+  }
+  // A path from the root, anywhere in the string (`spawn('node', ['apps/console/src/server.ts'])`).
+  for (const lab of LAB_PATHS) {
+    const at = value.indexOf(lab);
+    if (at < 0) continue;
+    const before = value[at - 1];
+    const after = value[at + lab.length];
+    const startsPath = before === undefined || !/[\w.-]/.test(before);
+    const endsPath = after === undefined || !/[\w-]/.test(after) || after === '/';
+    if (startsPath && endsPath) return lab;
+  }
+  return undefined;
+}
 
 /**
- * Where the template uses the lab outside a `// lab:begin` region: an import of
- * a lab package, or of a file in a lab folder. Each is a line that would break
- * once the lab is removed; `file:line  specifier`.
+ * Where the template names the lab outside a `// lab:begin` region: any string
+ * literal (an import in any form, `require`, `import.meta.resolve`, a path given
+ * to `spawn` or `new URL`) that names a lab package or a path in a lab folder.
+ * Each would break once the lab is removed; `file:line  string`. A template
+ * literal spread over several lines is generated code (the scaffolder's), not a
+ * path, and is not read. A specifier computed at run time cannot be found.
  */
 export function labImportsOutsideRegions(root: string, files = listFiles(root)): string[] {
   const found: string[] = [];
   for (const file of files) {
     if (isLabPath(file) || !CODE_FILE.test(file)) continue;
     const text = readFileSync(path.join(root, file), 'utf8');
-    // Throws on a region left open: that is a finding too.
-    stripLabRegions(text, file);
-    let inRegion = false;
-    const { comment, inText } = commentLines(text);
-    text.split('\n').forEach((line, index) => {
-      const trimmed = comment[index] === true ? line.trim() : '';
-      if (trimmed.startsWith(BEGIN_MARKER)) inRegion = true;
-      if (trimmed.startsWith(END_MARKER)) inRegion = false;
-      const specifier = IMPORT_SPECIFIER.exec(line)?.[1];
-      if (inRegion || inText[index] === true || specifier === undefined) return;
-      const isLabPackage = LAB_PACKAGES.some(
-        (name) => specifier === name || specifier.startsWith(`${name}/`),
-      );
-      const target = specifier.startsWith('.')
-        ? toPosix(path.posix.join(path.posix.dirname(file), specifier))
-        : undefined;
-      if (isLabPackage || (target !== undefined && isLabPath(target))) {
-        found.push(`${file}:${String(index + 1)}  ${specifier}`);
-      }
-    });
+    if (
+      !text.includes('lab') &&
+      !LAB_PATHS.some((lab) => text.includes(path.posix.basename(lab)))
+    ) {
+      continue;
+    }
+    const lexed = lex(text, file);
+    const regions = text.includes('lab:') ? labRegionsOf(text, file, lexed) : [];
+    for (const { line, text: value, template } of lexed.strings) {
+      if (template && value.includes('\n')) continue;
+      if (regions.some(([begin, end]) => line >= begin && line <= end)) continue;
+      if (LAB_NAMES_KEPT[file]?.includes(value) === true) continue;
+      if (labPathIn(file, value) !== undefined) found.push(`${file}:${String(line + 1)}  ${value}`);
+    }
   }
   return found;
 }

@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,6 +99,51 @@ describe('stripLabRegions', () => {
   });
 });
 
+describe('stripLabRegions on text that misled the lexer', () => {
+  const region = '// lab:begin\nlab();\n// lab:end\nkept();\n';
+
+  it('given a string continued on the next line before a region, then the region still goes', () => {
+    const text = `const s = 'x\\\ny';\n${region}`;
+    expect(stripLabRegions(text, 'x.ts')).toEqual({
+      text: "const s = 'x\\\ny';\nkept();\n",
+      regions: ['line 3 (3 lines)'],
+    });
+  });
+
+  it('given a regular expression that holds a backtick or a quote before a region, then the region still goes', () => {
+    const text = `const tick = /\`/;\nconst quote = x.split(/'/g);\n${region}`;
+    expect(stripLabRegions(text, 'x.ts').regions).toEqual(['line 3 (3 lines)']);
+  });
+
+  it('given a file that ends inside a template literal, then it fails instead of keeping a region', () => {
+    expect(() => stripLabRegions(`const a = 1 \` 2;\n${region}`, 'x.ts')).toThrow(
+      'x.ts:1: the template literal opened here never ends',
+    );
+  });
+
+  it('given a comment that only starts like a marker, then it fails', () => {
+    expect(() => stripLabRegions(`// lab:beginning\n${region}`, 'x.ts')).toThrow(
+      'x.ts:1: "// lab:beginning" is not a marker',
+    );
+  });
+
+  it('given a marker after code or a block comment on its line, then it fails naming that line', () => {
+    expect(() => stripLabRegions('foo(); // lab:begin\nlab();\n// lab:end\n', 'x.ts')).toThrow(
+      'x.ts:1: // lab:begin must be alone on its line',
+    );
+    expect(() => stripLabRegions('/* x */ // lab:begin\nlab();\n// lab:end\n', 'x.ts')).toThrow(
+      'x.ts:1: // lab:begin must be alone on its line',
+    );
+  });
+
+  it('given a byte order mark before a region, then the region goes and the mark stays', () => {
+    expect(stripLabRegions(`\uFEFF${region}`, 'x.ts')).toEqual({
+      text: '\uFEFFkept();\n',
+      regions: ['line 1 (3 lines)'],
+    });
+  });
+});
+
 describe('labImportsOutsideRegions', () => {
   let fixture: string | undefined;
   afterEach(() => {
@@ -122,6 +176,42 @@ describe('labImportsOutsideRegions', () => {
     ]);
   });
 
+  it('given the lab named in any other string outside a region, then each is found', () => {
+    const root = repoWith({
+      'apps/gateway/src/wire.ts': [
+        'import { journal } from "@effectively-once/invariants";',
+        'const late = await import(',
+        "  '@effectively-once/soak/run'",
+        ');',
+        "const proxy = require('@effectively-once/fault-proxy');",
+        "const entry = import.meta.resolve('@effectively-once/scenarios');",
+        "spawn('node', ['--import', 'tsx', 'apps/console/src/server.ts']);",
+        "const page = new URL('../../console/src/web/index.html', import.meta.url);",
+        '',
+      ].join('\n'),
+    });
+    expect(labImportsOutsideRegions(root)).toEqual([
+      'apps/gateway/src/wire.ts:1  @effectively-once/invariants',
+      'apps/gateway/src/wire.ts:3  @effectively-once/soak/run',
+      'apps/gateway/src/wire.ts:5  @effectively-once/fault-proxy',
+      'apps/gateway/src/wire.ts:6  @effectively-once/scenarios',
+      'apps/gateway/src/wire.ts:7  apps/console/src/server.ts',
+      'apps/gateway/src/wire.ts:8  ../../console/src/web/index.html',
+    ]);
+  });
+
+  it('given names that only look like the lab, then nothing is found', () => {
+    const root = repoWith({
+      'apps/gateway/src/names.ts': [
+        "import { a } from '@effectively-once/consoleish';",
+        "const b = 'apps/consoles/x.ts';",
+        "const c = 'myapps/console';",
+        '',
+      ].join('\n'),
+    });
+    expect(labImportsOutsideRegions(root)).toEqual([]);
+  });
+
   it('given the same imports inside regions, in a template literal, or in the lab itself, then nothing is found', () => {
     const root = repoWith({
       'apps/order/src/server.ts': [
@@ -145,6 +235,66 @@ describe('labImportsOutsideRegions', () => {
 
   it('finds none in this repository: the template reaches the lab only from inside regions', () => {
     expect(labImportsOutsideRegions(repoRoot)).toEqual([]);
+  });
+});
+
+describe('planRemoval in a git checkout', () => {
+  let fixture: string | undefined;
+  afterEach(() => {
+    if (fixture !== undefined) rmSync(fixture, { recursive: true, force: true });
+    fixture = undefined;
+  });
+
+  it('edits only files git would commit, never ignored output such as coverage', () => {
+    fixture = mkdtempSync(path.join(tmpdir(), 'eo-lab-git-'));
+    const files: Record<string, string> = {
+      '.gitignore': 'coverage/\n',
+      'apps/order/src/server.ts': '// lab:begin\nlab();\n// lab:end\nkept();\n',
+      'coverage/apps/order/src/server.ts': '// lab:begin\nlab();\n// lab:end\nkept();\n',
+      'coverage/package.json': '{ "dependencies": { "@effectively-once/soak": "workspace:*" } }\n',
+    };
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(fixture, file)), { recursive: true });
+      writeFileSync(path.join(fixture, file), text);
+    }
+    execFileSync('git', ['init', '--quiet'], { cwd: fixture });
+    expect(planRemoval(fixture).edits.map((edit) => edit.file)).toEqual([
+      'apps/order/src/server.ts',
+    ]);
+  });
+});
+
+describe('pnpm lab:remove on a file it cannot read', () => {
+  let fixture: string | undefined;
+  afterEach(() => {
+    if (fixture !== undefined) rmSync(fixture, { recursive: true, force: true });
+    fixture = undefined;
+  });
+
+  it('prints one line naming the file, exits 1 and changes nothing', () => {
+    fixture = mkdtempSync(path.join(tmpdir(), 'eo-lab-main-'));
+    const tool = path.join(fixture, 'tooling/remove-lab');
+    mkdirSync(tool, { recursive: true });
+    for (const file of ['main.ts', 'remove-lab.ts', 'lex.ts', 'lab-parts.ts']) {
+      copyFileSync(path.join(repoRoot, 'tooling/remove-lab', file), path.join(tool, file));
+    }
+    mkdirSync(path.join(fixture, 'apps/console'), { recursive: true });
+    writeFileSync(path.join(fixture, 'apps/console/server.ts'), 'lab();\n');
+    const broken = 'foo(); // lab:begin\nlab();\n// lab:end\n';
+    mkdirSync(path.join(fixture, 'apps/order'), { recursive: true });
+    writeFileSync(path.join(fixture, 'apps/order/server.ts'), broken);
+    const result = spawnSync(
+      process.execPath,
+      ['--import', import.meta.resolve('tsx'), 'tooling/remove-lab/main.ts', '--no-install'],
+      { cwd: fixture, encoding: 'utf8' },
+    );
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      'lab:remove: apps/order/server.ts:1: // lab:begin must be alone on its line (after nothing but spaces) (nothing was changed)\n',
+    );
+    expect(readFileSync(path.join(fixture, 'apps/order/server.ts'), 'utf8')).toBe(broken);
+    expect(existsSync(path.join(fixture, 'apps/console/server.ts'))).toBe(true);
+    expect(existsSync(path.join(tool, 'main.ts'))).toBe(true);
   });
 });
 
