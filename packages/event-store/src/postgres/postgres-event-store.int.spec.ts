@@ -1,6 +1,7 @@
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { describeEventStoreContract } from '../testing/contract/index.js';
 import { holdAppendOpen } from './testing/hold-append-open.js';
+import { olderTransactionsEnded } from './testing/older-transactions-ended.js';
 import { eventStoreMigrations } from './migrations/index.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
 
@@ -19,6 +20,7 @@ describeEventStoreContract('embedded PostgreSQL', async () => {
     childStore: { backend: 'postgres', url, pollIntervalMs },
     inversion: {
       holdAppendOpen: (streamName, events) => holdAppendOpen(url, streamName, events),
+      olderTransactionsEnded: () => olderTransactionsEnded(url),
       subscribersLooked: (times, only) =>
         new Promise<void>((resolve) => {
           let left = times;

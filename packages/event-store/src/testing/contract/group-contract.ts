@@ -149,6 +149,8 @@ export function groupContract(context: GroupContext): void {
     const [recordedLater] = await store.readStream(stream, { fromRevision: 1 });
     if (recordedLater === undefined) throw new Error('the later event was not read back');
     // When a group is created starting at the later event's recorded time
+    // (once no older transaction is in flight: see olderTransactionsEnded)
+    await context.harness().inversion?.olderTransactionsEnded();
     const group = uniqueName('group');
     await store.createSubscriptionGroup(group, {
       filter: { kind: 'stream_prefix', prefixes: [prefix] },

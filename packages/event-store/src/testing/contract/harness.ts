@@ -26,6 +26,12 @@ export interface ContractHarness {
     subscribersLooked: (times: number, group?: string) => Promise<void>;
     /** Counts how often the subscribers of `group` look for new events (pump it) until `stop()`. */
     countLooks: (group: string) => { stop(): number };
+    /**
+     * Resolves once no transaction older than the newest stored event is still
+     * running: until then a group that starts at a time may also start before
+     * older events, since a transaction in flight could still commit below it.
+     */
+    olderTransactionsEnded: () => Promise<void>;
   };
 }
 
