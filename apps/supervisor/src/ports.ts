@@ -1,11 +1,8 @@
 import { createServer } from 'node:net';
-import {
-  FIXED_CONSOLE_PORT,
-  FIXED_INVENTORY_2_PORT,
-  FIXED_LAB_CONTROL_PORT,
-  FIXED_PORTS,
-  type StackPorts,
-} from './stack.js';
+import { FIXED_PORTS, type StackPorts } from './stack.js';
+// lab:begin
+import { FIXED_CONSOLE_PORT, FIXED_INVENTORY_2_PORT, FIXED_LAB_CONTROL_PORT } from './stack.js';
+// lab:end
 
 async function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -50,10 +47,12 @@ export async function choosePorts(input: {
     return {
       ...FIXED_PORTS,
       gateway,
+      // lab:begin
       ...(input.lab
         ? { inventory2: FIXED_INVENTORY_2_PORT, labControl: FIXED_LAB_CONTROL_PORT }
         : {}),
       ...(input.console ? { console: FIXED_CONSOLE_PORT } : {}),
+      // lab:end
     };
   }
   return {
@@ -65,7 +64,9 @@ export async function choosePorts(input: {
     paymentProvider: await pick(),
     mailSink: await pick(),
     smtp: await pick(),
+    // lab:begin
     ...(input.lab ? { inventory2: await pick(), labControl: await pick() } : {}),
     ...(input.console ? { console: await pick() } : {}),
+    // lab:end
   };
 }

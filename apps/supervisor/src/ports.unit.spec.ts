@@ -16,6 +16,7 @@ describe('choosePorts with fixed ports', () => {
     expect('console' in ports).toBe(false);
   });
 
+  // lab:begin
   it('given lab mode, then inventory-2 listens on 3012 and lab-control on 3013', async () => {
     const ports = await choosePorts({
       mode: 'fixed',
@@ -37,9 +38,11 @@ describe('choosePorts with fixed ports', () => {
     });
     expect(ports).toEqual({ ...FIXED_PORTS, console: 3007 });
   });
+  // lab:end
 });
 
 describe('choosePorts with free ports', () => {
+  // lab:begin
   it('given the console and lab mode, then every process gets its own port', async () => {
     const ports = await choosePorts({
       mode: 'auto',
@@ -53,6 +56,7 @@ describe('choosePorts with free ports', () => {
     expect(new Set(all).size).toBe(all.length);
     expect(ports.console).toBeGreaterThan(0);
   });
+  // lab:end
 
   it('given no console, then the console has no port', async () => {
     const ports = await choosePorts({

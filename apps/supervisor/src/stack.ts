@@ -21,6 +21,7 @@ export const FIXED_PORTS: StackPorts = Object.freeze({
   smtp: 2525,
 });
 
+// lab:begin
 /** Lab mode's second inventory process, with fixed ports. */
 export const FIXED_INVENTORY_2_PORT = 3012;
 
@@ -29,6 +30,7 @@ export const FIXED_LAB_CONTROL_PORT = 3013;
 
 /** The flow console's own port, with fixed ports; users reach it through the gateway. */
 export const FIXED_CONSOLE_PORT = 3007;
+// lab:end
 
 /** One database per service that owns data, plus the embedded event store's. */
 export const DATABASE_SUFFIXES = Object.freeze({
