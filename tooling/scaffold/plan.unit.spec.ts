@@ -124,6 +124,40 @@ describe('a consumer in an existing service', () => {
   });
 });
 
+describe('a consumer that emits', () => {
+  const changes = plan((c) =>
+    planConsumer(c, {
+      service: 'inventory',
+      name: 'points',
+      on: 'OrderPlaced',
+      emit: 'PointsGiven',
+      now,
+      contracts,
+    }),
+  );
+  const folder = 'apps/inventory/src/adapters/subscriptions';
+
+  it('enqueues the event inside the work, on the transaction processOnce gives it', () => {
+    const consumer = changes.read(`${folder}/points.consumer.ts`);
+    const work = /export async function applyPoints\([\s\S]*?\n\}\n/.exec(consumer)?.[0] ?? '';
+
+    expect(work).toMatch(
+      /await enqueueEvents\(trx, \[\s*\{\s*streamName: pointsStream\(event\.data\.orderId\),\s*type: 'PointsGiven',/,
+    );
+  });
+
+  it('its test expects the outbox row, so a handler that drops the enqueue fails it', () => {
+    const test = changes.read(`${folder}/points.consumer.int.spec.ts`);
+
+    expect(test).toContain(
+      "outbox: [{ stream_name: pointsStream(orderId), event_type: 'PointsGiven' }],",
+    );
+    expect(test).toContain(
+      "expect(after).toMatchObject({ rows: [{}], outbox: [{ event_type: 'PointsGiven' }] });",
+    );
+  });
+});
+
 describe('a consumer in a service without the marker table', () => {
   it("adds the idempotency package's migrations and tables to the service", () => {
     const combined = 'apps/inventory/src/adapters/postgres/inventory-database-migrations.ts';

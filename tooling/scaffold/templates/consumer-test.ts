@@ -30,6 +30,15 @@ export function consumerTest(input: ConsumerTestInput): string {
       .where('stream_name', '=', ${names.camel}Stream(orderId))
       .execute(),`;
   const outboxImport = emit === undefined ? '' : `\n  ${names.camel}Stream,`;
+  // With --emit the work's outbox row is part of what it must write: without
+  // this expectation a handler that drops its enqueueEvents would stay green.
+  const outboxRow =
+    emit === undefined
+      ? ''
+      : `
+      outbox: [{ stream_name: ${names.camel}Stream(orderId), event_type: '${emit}' }],`;
+  const outboxOnce = emit === undefined ? '' : `, outbox: [{ event_type: '${emit}' }]`;
+  const outboxNone = emit === undefined ? '' : `, outbox: []`;
   const header = wrap(
     '// ',
     `${names.consumer} against a real PostgreSQL: the test kit proves it idempotent and race-safe; the rest shows its outcomes one by one.`,
@@ -110,8 +119,8 @@ describe('the test kit', () => {
       {
         connect: (options) => testDb.connect(options),
         assertAppliedOnce: (before, after) => {
-          expect(before).toMatchObject({ rows: [] });
-          expect(after).toMatchObject({ rows: [{}] });
+          expect(before).toMatchObject({ rows: []${outboxNone} });
+          expect(after).toMatchObject({ rows: [{}]${outboxOnce} });
         },
       },
       kitCheck(),
@@ -128,7 +137,7 @@ describe('${on}', () => {
 
     expect(result).toMatchObject({ outcome: 'applied', result: 'recorded', attempts: 1 });
     expect(await snapshot(db, orderId)).toMatchObject({
-      rows: [{ order_id: orderId, message_id: recorded.id }],
+      rows: [{ order_id: orderId, message_id: recorded.id }],${outboxRow}
     });
   });
 
