@@ -11,7 +11,7 @@ import { consumerMigration } from './templates/consumer-migration.js';
 import { consumerRepository, consumerTable } from './templates/consumer-table.js';
 import { consumerTest } from './templates/consumer-test.js';
 import type { ChangeSet, RepositoryView } from './tree.js';
-import { wireConsumer } from './wiring.js';
+import { declarationFile, wireConsumer } from './wiring.js';
 
 export interface NewConsumerInput {
   readonly service: string;
@@ -74,7 +74,7 @@ function migrationNames(tree: RepositoryView, layout: ServiceLayout): string[] {
  */
 function checkOutbox(changes: ChangeSet, layout: ServiceLayout, emit: string | undefined): void {
   if (emit === undefined) return;
-  const server = `apps/${layout.service}/src/server.ts`;
+  const server = declarationFile(changes, layout.service);
   if (!/^\s*outbox:/m.test(changes.read(server))) {
     throw new ScaffoldError(
       `--emit ${emit}: ${layout.service} runs no outbox relay (${server} declares no \`outbox\`); ` +

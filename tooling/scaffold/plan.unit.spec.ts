@@ -124,6 +124,29 @@ describe('a consumer in an existing service', () => {
   });
 });
 
+describe('a consumer in a service whose declaration lives outside server.ts', () => {
+  it("joins notification's declaration in notification-service.ts, which server.ts imports", () => {
+    const declaration = 'apps/notification/src/notification-service.ts';
+    const changes = plan((c) =>
+      planConsumer(c, {
+        service: 'notification',
+        name: 'points',
+        on: 'OrderConfirmed',
+        emit: 'PointsGiven',
+        now,
+        contracts,
+      }),
+    );
+
+    expect(changes.edited.has('apps/notification/src/server.ts')).toBe(false);
+    const source = changes.read(declaration);
+    expect(source).toMatch(/\n\s*pointsConsumer\((\{ db, metrics \}|\w+)\),\n\s*\],/);
+    expect(source).toContain(
+      "import { pointsConsumer } from './adapters/subscriptions/points.consumer.js';",
+    );
+  });
+});
+
 describe('a consumer that emits', () => {
   const changes = plan((c) =>
     planConsumer(c, {

@@ -2,12 +2,13 @@
 // is one runService declaration (packages/service-kit); a consumer joins it as
 // one entry of `consumers`, built by a factory in the consumer's own module,
 // so server.ts names each consumer once.
+import { posix } from 'node:path';
 import type { ConsumerNames, Names } from './names.js';
 import { ScaffoldError } from './names.js';
 import type { ServiceLayout } from './service-layout.js';
 import { addImport } from './source-edits.js';
 import { wrap } from './templates/wrap.js';
-import type { ChangeSet } from './tree.js';
+import type { ChangeSet, RepositoryView } from './tree.js';
 
 /**
  * The server.ts of a new service: its declaration, with no consumer yet. With
@@ -70,6 +71,12 @@ export function ${names.camel}Consumer(
 /** `consumers: (context) => [` or `consumers: ({ db, now }) => [`, up to the bracket. */
 const CONSUMERS_LIST = /consumers:\s*\((?<parameter>[^)]*)\)\s*=>\s*\[/;
 
+/** `to` as an import specifier from the file `from`: './adapters/…' or '../adapters/…'. */
+function relativeModule(from: string, to: string): string {
+  const relative = posix.relative(posix.dirname(from), to);
+  return relative.startsWith('.') ? relative : `./${relative}`;
+}
+
 /** The index of the `]` that closes the `[` at `open`. */
 function closingBracket(source: string, open: number): number {
   let depth = 0;
@@ -99,6 +106,31 @@ function factoryArgument(parameter: string): { parameter: string; argument: stri
 }
 
 /**
+ * The file that holds the service's runService declaration: server.ts, or a
+ * module server.ts imports (notification spreads `notificationService(...)`
+ * from notification-service.ts so its component test starts the same one).
+ *
+ * @example
+ * declarationFile(tree, 'notification'); // 'apps/notification/src/notification-service.ts'
+ */
+export function declarationFile(tree: RepositoryView, service: string): string {
+  const server = `apps/${service}/src/server.ts`;
+  const source = tree.read(server);
+  if (CONSUMERS_LIST.test(source)) return server;
+  const imported = [...source.matchAll(/from '(\.{1,2}\/[^']+)\.js';/g)]
+    .map((match) => posix.join(posix.dirname(server), `${match[1] ?? ''}.ts`))
+    .filter((file) => tree.exists(file));
+  const found = imported.find((file) => CONSUMERS_LIST.test(tree.read(file)));
+  if (found === undefined) {
+    throw new ScaffoldError(
+      `${server} has no runService declaration with \`consumers: (context) => [...]\`, nor does a module it imports; ` +
+        'add the consumer to it by hand (docs/scaffolder.md).',
+    );
+  }
+  return found;
+}
+
+/**
  * Adds the consumer's factory to its module and its entry to the service's
  * runService declaration.
  */
@@ -107,15 +139,10 @@ export function wireConsumer(
   input: { layout: ServiceLayout; names: ConsumerNames },
 ): void {
   const { layout, names } = input;
-  const server = `apps/${layout.service}/src/server.ts`;
+  const server = declarationFile(changes, layout.service);
   const source = changes.read(server);
   const list = CONSUMERS_LIST.exec(source);
-  if (list === null) {
-    throw new ScaffoldError(
-      `${server} has no runService declaration with \`consumers: (context) => [...]\`; ` +
-        'add the consumer to it by hand (docs/scaffolder.md).',
-    );
-  }
+  if (list === null) throw new ScaffoldError(`${server}: the consumers list went missing.`);
   const open = list.index + list[0].length - 1;
   const close = closingBracket(source, open);
   if (close === -1) throw new ScaffoldError(`${server}: the consumers list does not end.`);
@@ -130,7 +157,7 @@ export function wireConsumer(
   changes.edit(server, () =>
     addImport(
       wired,
-      `import { ${names.camel}Consumer } from './adapters/subscriptions/${names.kebab}.consumer.js';`,
+      `import { ${names.camel}Consumer } from '${relativeModule(server, `${layout.subscriptions}/${names.kebab}.consumer.js`)}';`,
       server,
     ),
   );
