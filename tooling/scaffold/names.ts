@@ -63,6 +63,13 @@ export function consumerNames(typed: string): ConsumerNames {
   checkKebab('Consumer', typed);
   const versioned = VERSIONED.exec(typed)?.groups;
   const base = versioned?.['base'] ?? typed;
+  // `foo-v1-v2` would make consumer foo-v1-v2 with files foo-v1.* and table foo_v1.
+  if (VERSIONED.test(base)) {
+    throw new ScaffoldError(
+      `Consumer name ${JSON.stringify(typed)} carries two versions; give the name without one ` +
+        `("${VERSIONED.exec(base)?.groups?.['base'] ?? base}", the scaffolder adds -v1) or with one version at the end.`,
+    );
+  }
   const version = versioned?.['version'] ?? '1';
   return { ...namesOf(base), consumer: `${base}-v${version}` };
 }

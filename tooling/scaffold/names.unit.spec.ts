@@ -19,6 +19,13 @@ describe('consumer names', () => {
     });
   });
 
+  it('given a name with two versions, then it is refused: its files and table would keep one', () => {
+    expect(() => consumerNames('foo-v1-v2')).toThrow(ScaffoldError);
+    expect(() => consumerNames('foo-v1-v2')).toThrow(
+      /"foo-v1-v2" carries two versions; give the name without one \("foo", the scaffolder adds -v1\)/,
+    );
+  });
+
   it.each(['LoyaltyPoints', 'loyalty_points', 'loyalty-', '-points', '2fa', 'a'.repeat(41), ''])(
     'given %j, then it is refused with what to type instead',
     (typed) => {
