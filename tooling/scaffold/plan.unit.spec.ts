@@ -79,6 +79,11 @@ describe('a new service', () => {
     );
     expect(test).toContain('await assertIdempotent(db, kitCheck());');
     expect(test).toContain('await assertRaceSafe(');
+    // The kit calls applyShipping; a delivery through handleShipping that fails after the work
+    // shows a write the handler makes outside the transaction.
+    expect(test).toMatch(
+      /withProcessingHooks\(failAfterWork, \(\) => handleShipping\(\{ db \}, event, recorded\)\),\s*\)\.rejects\.toThrow\(\);\s*expect\(await snapshot\(db, orderId\)\)\.toMatchObject\(\{ rows: \[\] \}\);\s*expect\(await markerCount\(db, shipping\.name, recorded\.id\)\)\.toBe\(0\);/,
+    );
   });
 
   it('with --consumer, names its first consumer so', () => {
@@ -229,7 +234,12 @@ describe('bad input is refused before anything is planned', () => {
     [
       'an unknown service',
       { service: 'billing', name: 'points', on: 'OrderConfirmed' },
-      /Unknown service "billing": a consumer joins one of .*inventory/,
+      /Unknown service "billing": a consumer joins one of inventory, notification, payment \(/,
+    ],
+    [
+      'the order service, which is event-sourced and combines its migrations in server.ts',
+      { service: 'order', name: 'points', on: 'OrderConfirmed' },
+      /Unknown service "order": a consumer joins one of inventory, notification, payment \(/,
     ],
     [
       'an unknown event type',

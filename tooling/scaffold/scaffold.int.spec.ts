@@ -3,7 +3,7 @@
 // whose generated tests pass against this run's PostgreSQL; and bad input
 // that writes nothing. The copy is removed after; the real tree is never written.
 import { execFile } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -12,6 +12,36 @@ import { scaffold } from './scaffold.js';
 import { copyWorkspace } from './testing/workspace-copy.js';
 
 const run = promisify(execFile);
+/**
+ * Every child is killed after this long, well inside the test's own timeout,
+ * so afterAll never removes the copy under a child still running in it.
+ */
+const CHILD_TIMEOUT_MS = 120_000;
+
+/** What a settled child printed: a failure shows which tsc error or test, not only `rejected`. */
+function outputOf(settled: PromiseSettledResult<{ stdout: string; stderr: string }>): string {
+  if (settled.status === 'fulfilled') return settled.value.stdout + settled.value.stderr;
+  const failed = settled.reason as { message?: string; stdout?: string; stderr?: string };
+  return [failed.message ?? String(settled.reason), failed.stdout ?? '', failed.stderr ?? ''].join(
+    '\n',
+  );
+}
+
+interface TestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults?: {
+    assertionResults?: { fullName: string; status: string; failureMessages?: string[] }[];
+  }[];
+}
+
+/** The generated tests that failed, each with its first message. */
+function failuresIn(report: TestReport): string[] {
+  return (report.testResults ?? [])
+    .flatMap((file) => file.assertionResults ?? [])
+    .filter((test) => test.status === 'failed')
+    .map((test) => `${test.fullName}: ${test.failureMessages?.[0] ?? ''}`);
+}
 const repository = fileURLToPath(new URL('../../', import.meta.url));
 const copy = copyWorkspace(repository);
 afterAll(() => copy.remove());
@@ -22,9 +52,7 @@ async function scaffoldCli(...argv: string[]) {
     const { stdout, stderr } = await run(
       'node',
       ['--import', 'tsx', 'tooling/scaffold/main.ts', ...argv],
-      {
-        cwd: copy.root,
-      },
+      { cwd: copy.root, timeout: CHILD_TIMEOUT_MS },
     );
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -54,9 +82,7 @@ describe('pnpm new, in a copy of the repository', () => {
     const { stdout } = await run(
       'git',
       ['ls-files', '--cached', '--others', '--exclude-standard', 'apps'],
-      {
-        cwd: repository,
-      },
+      { cwd: repository, timeout: CHILD_TIMEOUT_MS },
     );
     const files = stdout.split('\n').filter((file) => file !== '');
     const before = fingerprint(files);
@@ -130,6 +156,7 @@ describe('pnpm new, in a copy of the repository', () => {
     const [typecheck, tests] = await Promise.allSettled([
       run('node', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.scaffold.json'], {
         cwd: copy.root,
+        timeout: CHILD_TIMEOUT_MS,
       }),
       run(
         'node',
@@ -141,17 +168,27 @@ describe('pnpm new, in a copy of the repository', () => {
           ...specs,
         ],
         // The generated tests use this run's server instead of starting their own.
-        { cwd: copy.root, env: { ...process.env, DATABASE_URL: inject('postgresAdminUrl') } },
+        {
+          cwd: copy.root,
+          timeout: CHILD_TIMEOUT_MS,
+          env: { ...process.env, DATABASE_URL: inject('postgresAdminUrl') },
+        },
       ),
     ]);
 
-    expect(typecheck).toMatchObject({ status: 'fulfilled', value: { stdout: '' } });
-    expect(tests.status).toBe('fulfilled');
-    const results = JSON.parse(readFileSync(report, 'utf8')) as {
-      numPassedTests: number;
-      numFailedTests: number;
-    };
-    expect(results).toMatchObject({ numPassedTests: 14, numFailedTests: 0 });
+    expect({ typecheck: typecheck.status, output: outputOf(typecheck) }).toEqual({
+      typecheck: 'fulfilled',
+      output: '',
+    });
+    // A child that died before writing its report leaves none: its output says why.
+    const results = (
+      existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) : {}
+    ) as TestReport;
+    expect({ tests: tests.status, failed: failuresIn(results) }, outputOf(tests)).toEqual({
+      tests: 'fulfilled',
+      failed: [],
+    });
+    expect(results).toMatchObject({ numPassedTests: 16, numFailedTests: 0 });
     // About 30 s on a quiet 2-core machine; room for a busy one.
   }, 150_000);
 });

@@ -18,9 +18,23 @@ export interface ServiceLayout {
 
 const postgresOf = (service: string) => `apps/${service}/src/adapters/postgres`;
 
-/** Services a consumer can be added to: apps with a migrations index. */
+/** `export const paymentDatabaseMigrations: Migrations = combineMigrations(` */
+const COMBINED = /export const (\w+)(?:: Migrations)? = combineMigrations\(/;
+
+/**
+ * Services a consumer can be added to: apps with a migrations index and a
+ * module under adapters/postgres that combines them with the packages'. The
+ * order service (event-sourced; it combines its migrations in server.ts) and
+ * the payment provider (no consumers) are not.
+ */
 export function listServices(tree: RepositoryView): string[] {
-  return tree.list('apps').filter((app) => tree.exists(`${postgresOf(app)}/migrations/index.ts`));
+  return tree
+    .list('apps')
+    .filter(
+      (app) =>
+        tree.exists(`${postgresOf(app)}/migrations/index.ts`) &&
+        findExport(tree, postgresOf(app), COMBINED) !== undefined,
+    );
 }
 
 function findExport(tree: RepositoryView, folder: string, pattern: RegExp) {
@@ -50,11 +64,7 @@ export function readServiceLayout(tree: RepositoryView, service: string): Servic
   if (database === undefined) {
     throw new ScaffoldError(`${postgres}: found no \`export interface <Name>Database\`.`);
   }
-  const combined = findExport(
-    tree,
-    postgres,
-    /export const (\w+)(?:: Migrations)? = combineMigrations\(/,
-  );
+  const combined = findExport(tree, postgres, COMBINED);
   if (combined === undefined) {
     throw new ScaffoldError(
       `${postgres}: found no module that combines the service's migrations ` +

@@ -47,7 +47,13 @@ export function consumerTest(input: ConsumerTestInput): string {
 import { randomUUID } from 'node:crypto';
 import { orderStream, parseEvent } from '@effectively-once/contracts';
 import type { RecordedEvent } from '@effectively-once/event-store';
-import { assertIdempotent, assertRaceSafe } from '@effectively-once/idempotency/testing';
+import { withProcessingHooks } from '@effectively-once/idempotency';
+import {
+  assertIdempotent,
+  assertRaceSafe,
+  markerCount,
+  recordingHooks,
+} from '@effectively-once/idempotency/testing';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import type { Kysely } from 'kysely';
@@ -139,6 +145,24 @@ describe('${on}', () => {
     expect(await snapshot(db, orderId)).toMatchObject({
       rows: [{ order_id: orderId, message_id: recorded.id }],${outboxRow}
     });
+  });
+
+  // The kit runs apply${names.pascal} itself; this runs handle${names.pascal}, so a
+  // write the handler makes outside processOnce's transaction shows here.
+  it('a failure after the work, before the commit, leaves nothing: the handler writes only in the transaction', async () => {
+    const orderId = randomUUID();
+    const { event, recorded } = ${names.camel}Delivery(orderId);
+    const failAfterWork = recordingHooks({
+      onReached: (point) =>
+        point === 'after-business' ? Promise.reject(new Error('failed after the work')) : Promise.resolve(),
+    });
+
+    await expect(
+      withProcessingHooks(failAfterWork, () => handle${names.pascal}({ db }, event, recorded)),
+    ).rejects.toThrow();
+
+    expect(await snapshot(db, orderId)).toMatchObject({ rows: []${outboxNone} });
+    expect(await markerCount(db, ${names.camel}.name, recorded.id)).toBe(0);
   });
 
   it('a crash after the commit, before the acknowledgement: the redelivery is a duplicate by marker', async () => {
