@@ -6,7 +6,7 @@ import fitness from './tooling/eslint-rules/index.js';
 
 /** A package is used through its `exports`, never by reaching into its files. */
 const noDeepImports = {
-  group: ['@effectively-once/*/src/**', '**/packages/*/src/**'],
+  group: ['@effectively-once/*/src/**', '**/packages/*/src/**', '**/packages/lab/*/src/**'],
   message: 'Import a workspace package by its name and exports, not by path.',
 };
 
@@ -130,7 +130,7 @@ export default tseslint.config(
   {
     // Except that a test may run a fake external system (the card processor,
     // the SMTP sink) for real, through that app's `./testing` export.
-    files: ['apps/**/*.spec.ts', 'apps/*/src/testing/**/*.ts'],
+    files: ['apps/**/*.spec.ts', 'apps/{*,lab/*}/src/testing/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [noDeepImports, ...appBoundaries(true)] }],
     },
@@ -138,8 +138,8 @@ export default tseslint.config(
   {
     // Domain code is pure: decisions from data, no I/O. It sees the contracts
     // and its own domain, never adapters, drivers, the clock or the network.
-    files: ['apps/*/src/domain/**/*.ts'],
-    ignores: ['**/*.spec.ts', '**/*.fixtures.ts', 'apps/*/src/domain/testing/**'],
+    files: ['apps/{*,lab/*}/src/domain/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.fixtures.ts', 'apps/{*,lab/*}/src/domain/testing/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -184,7 +184,7 @@ export default tseslint.config(
     // The console's page runs in the browser: it bundles preact and its own
     // files only. Types may come from the console's API module and the
     // contracts, but no runtime code: zod alone would cost ~90 kB gzipped.
-    files: ['apps/console/src/web/**/*.{ts,tsx}'],
+    files: ['apps/lab/console/src/web/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': 'off',
       '@typescript-eslint/no-restricted-imports': [

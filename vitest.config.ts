@@ -22,7 +22,7 @@ export default defineConfig({
           name: 'unit',
           maxWorkers: FILE_WORKERS,
           include: [
-            '{apps,packages}/*/{src,examples}/**/*.unit.spec.ts',
+            '{apps,packages}/{*,lab/*}/{src,examples}/**/*.unit.spec.ts',
             'tooling/**/*.unit.spec.ts',
           ],
         },
@@ -32,7 +32,7 @@ export default defineConfig({
           name: 'integration',
           maxWorkers: FILE_WORKERS,
           include: [
-            '{apps,packages}/*/{src,examples}/**/*.int.spec.ts',
+            '{apps,packages}/{*,lab/*}/{src,examples}/**/*.int.spec.ts',
             'tooling/**/*.int.spec.ts',
           ],
           globalSetup: ['./packages/postgres/src/testing/global-setup.ts'],

@@ -1,7 +1,7 @@
 // One stack per e2e run: starting eight processes and a PostgreSQL server
 // takes seconds, and every test creates its own orders and SKUs, so the tests
 // share it without seeing each other's data. It runs the flow console, as
-// `pnpm start` does, for the browser tests in e2e/console.
+// `pnpm start` does, for the browser tests in e2e/lab/console.
 import { dropDatabase } from '@effectively-once/postgres';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';

@@ -26,7 +26,7 @@ export function listPages(root: string): string[] {
     'apps/README.md',
     'packages/README.md',
     'e2e/README.md',
-    ...['apps', 'packages']
+    ...['apps', 'packages', 'apps/lab', 'packages/lab']
       .filter((folder) => existsSync(path.join(root, folder)))
       .flatMap((folder) =>
         readdirSync(path.join(root, folder)).map((name) => `${folder}/${name}/README.md`),

@@ -6,25 +6,12 @@
 
 /** Deleted as a whole, relative to the repository root. */
 export const LAB_PATHS: readonly string[] = [
-  // The lab's apps and packages.
-  'apps/console',
-  'apps/scenarios',
-  'apps/soak',
-  'packages/fault-injection',
-  'packages/fault-proxy',
-  'packages/invariants',
-  'packages/scenario-runner',
+  // The lab's apps, packages and tests across processes (with the browser that drives the console).
+  'apps/lab',
+  'packages/lab',
+  'e2e/lab',
   // The supervisor's lab mode: lab-control, the fault proxy's links, the console process.
   'apps/supervisor/src/lab',
-  // Their tests across processes, and the browser that drives the console.
-  'e2e/console',
-  'e2e/hostile',
-  'e2e/invariants',
-  'e2e/scenarios',
-  'e2e/soak',
-  'e2e/supervisor/lab-mode.e2e.spec.ts',
-  'e2e/support/browser.ts',
-  'e2e/support/console-page.ts',
   // Their pages.
   'docs/console',
   'docs/console.md',
@@ -71,7 +58,7 @@ export const LAB_SCRIPTS: readonly string[] = [
 /** Root scripts that name a lab path in passing: what each becomes. */
 export const SCRIPT_REWRITES: Readonly<Record<string, { from: string; to: string }>> = {
   // The console's browser page has its own tsconfig (DOM types).
-  typecheck: { from: ' && tsc -p apps/console/src/web/tsconfig.json', to: '' },
+  typecheck: { from: ' && tsc -p apps/lab/console/src/web/tsconfig.json', to: '' },
 };
 
 /** The line that opens a region of template code that wires the lab in; `// lab:end` closes it. */
@@ -87,9 +74,17 @@ export const CODE_FILE = /\.(ts|tsx|js|mjs|cjs)$/;
  * fails on any other string that names a lab package or a lab folder.
  */
 export const LAB_NAMES_KEPT: Readonly<Record<string, readonly string[]>> = {
+  // The lab's folders (stage 3's layout), looked in only where they exist: the docs check's
+  // pages and the scaffolder's workspace copy.
+  'tooling/docs-check/repository.ts': ['apps/lab', 'packages/lab'],
+  'tooling/scaffold/testing/workspace-copy.ts': ['apps/lab', 'packages/lab'],
   // A lint rule that forbids the core to import the lab, and the console page's own lint rules.
-  'eslint.config.js': ['@effectively-once/fault-injection', 'apps/console/src/web/**/*.{ts,tsx}'],
+  'eslint.config.js': [
+    '**/packages/lab/*/src/**',
+    '@effectively-once/fault-injection',
+    'apps/lab/console/src/web/**/*.{ts,tsx}',
+  ],
   // The scaffolder asks whether the lab is here, and adds the lab's package only if it is.
-  'tooling/scaffold/new-service.ts': ['packages/fault-injection/package.json'],
+  'tooling/scaffold/new-service.ts': ['apps/lab', 'packages/lab/fault-injection/package.json'],
   'tooling/scaffold/templates/service-files.ts': ['@effectively-once/fault-injection'],
 };

@@ -229,7 +229,7 @@ function migrationsLockEdit(text: string): FileEdit | undefined {
  * What removing the lab from `root` would do; reads only.
  *
  * @example
- * const plan = planRemoval('/work/fork'); // { deletions: ['apps/console', ...], edits: [...] }
+ * const plan = planRemoval('/work/fork'); // { deletions: ['apps/lab', ...], edits: [...] }
  */
 export function planRemoval(root: string): RemovalPlan {
   const deletions = LAB_PATHS.filter((lab) => existsSync(path.join(root, lab)));
@@ -285,7 +285,7 @@ export function labPathIn(file: string, value: string): string | undefined {
     const target = path.posix.join(path.posix.dirname(file), value);
     if (isLabPath(target)) return target;
   }
-  // A path from the root, anywhere in the string (`spawn('node', ['apps/console/src/server.ts'])`).
+  // A path from the root, anywhere in the string (`spawn('node', ['apps/lab/console/src/server.ts'])`).
   for (const lab of LAB_PATHS) {
     const at = value.indexOf(lab);
     if (at < 0) continue;

@@ -185,8 +185,8 @@ describe('labImportsOutsideRegions', () => {
         ');',
         "const proxy = require('@effectively-once/fault-proxy');",
         "const entry = import.meta.resolve('@effectively-once/scenarios');",
-        "spawn('node', ['--import', 'tsx', 'apps/console/src/server.ts']);",
-        "const page = new URL('../../console/src/web/index.html', import.meta.url);",
+        "spawn('node', ['--import', 'tsx', 'apps/lab/console/src/server.ts']);",
+        "const page = new URL('../../lab/console/src/web/index.html', import.meta.url);",
         '',
       ].join('\n'),
     });
@@ -195,8 +195,8 @@ describe('labImportsOutsideRegions', () => {
       'apps/gateway/src/wire.ts:3  @effectively-once/soak/run',
       'apps/gateway/src/wire.ts:5  @effectively-once/fault-proxy',
       'apps/gateway/src/wire.ts:6  @effectively-once/scenarios',
-      'apps/gateway/src/wire.ts:7  apps/console/src/server.ts',
-      'apps/gateway/src/wire.ts:8  ../../console/src/web/index.html',
+      'apps/gateway/src/wire.ts:7  apps/lab/console/src/server.ts',
+      'apps/gateway/src/wire.ts:8  ../../lab/console/src/web/index.html',
     ]);
   });
 
@@ -204,8 +204,8 @@ describe('labImportsOutsideRegions', () => {
     const root = repoWith({
       'apps/gateway/src/names.ts': [
         "import { a } from '@effectively-once/consoleish';",
-        "const b = 'apps/consoles/x.ts';",
-        "const c = 'myapps/console';",
+        "const b = 'apps/labs/x.ts';",
+        "const c = 'myapps/lab';",
         '',
       ].join('\n'),
     });
@@ -221,7 +221,7 @@ describe('labImportsOutsideRegions', () => {
         "import { z } from 'zod';",
         '',
       ].join('\n'),
-      'apps/console/src/server.ts':
+      'apps/lab/console/src/server.ts':
         "import { labClient } from '@effectively-once/scenario-runner';\n",
       'tooling/scaffold/wiring.ts': [
         'export const generated = `',
@@ -278,8 +278,8 @@ describe('pnpm lab:remove on a file it cannot read', () => {
     for (const file of ['main.ts', 'remove-lab.ts', 'lex.ts', 'lab-parts.ts']) {
       copyFileSync(path.join(repoRoot, 'tooling/remove-lab', file), path.join(tool, file));
     }
-    mkdirSync(path.join(fixture, 'apps/console'), { recursive: true });
-    writeFileSync(path.join(fixture, 'apps/console/server.ts'), 'lab();\n');
+    mkdirSync(path.join(fixture, 'apps/lab/console'), { recursive: true });
+    writeFileSync(path.join(fixture, 'apps/lab/console/server.ts'), 'lab();\n');
     const broken = 'foo(); // lab:begin\nlab();\n// lab:end\n';
     mkdirSync(path.join(fixture, 'apps/order'), { recursive: true });
     writeFileSync(path.join(fixture, 'apps/order/server.ts'), broken);
@@ -293,7 +293,7 @@ describe('pnpm lab:remove on a file it cannot read', () => {
       'lab:remove: apps/order/server.ts:1: // lab:begin must be alone on its line (after nothing but spaces) (nothing was changed)\n',
     );
     expect(readFileSync(path.join(fixture, 'apps/order/server.ts'), 'utf8')).toBe(broken);
-    expect(existsSync(path.join(fixture, 'apps/console/server.ts'))).toBe(true);
+    expect(existsSync(path.join(fixture, 'apps/lab/console/server.ts'))).toBe(true);
     expect(existsSync(path.join(tool, 'main.ts'))).toBe(true);
   });
 });
@@ -317,7 +317,7 @@ describe('planRemoval on this repository', () => {
           /^edit {3}apps\/supervisor\/package\.json: dependencies @effectively-once\/fault-proxy$/,
         ),
         'edit   package.json: script scenario',
-        'edit   package.json: script typecheck: without "&& tsc -p apps/console/src/web/tsconfig.json"',
+        'edit   package.json: script typecheck: without "&& tsc -p apps/lab/console/src/web/tsconfig.json"',
       ]),
     );
   });

@@ -27,7 +27,9 @@ export interface NewServiceInput {
 /** The first port from 3008 up that no app's config or the supervisor already uses. */
 export function freePort(tree: RepositoryView): number {
   const files = [
-    ...tree.list('apps').map((app) => `apps/${app}/src/config.ts`),
+    ...[...tree.list('apps'), ...tree.list('apps/lab').map((app) => `lab/${app}`)].map(
+      (app) => `apps/${app}/src/config.ts`,
+    ),
     'apps/supervisor/src/stack.ts',
     ADDED_SERVICES_FILE,
   ].filter((file) => tree.exists(file));
@@ -52,7 +54,7 @@ export function planService(changes: ChangeSet, input: NewServiceInput): void {
   if (changes.exists(`apps/${names.kebab}`)) {
     throw new ScaffoldError(`apps/${names.kebab} already exists: choose another service name.`);
   }
-  const lab = changes.exists('packages/fault-injection/package.json');
+  const lab = changes.exists('packages/lab/fault-injection/package.json');
   const template = { names, port: freePort(changes), on: input.on, lab };
   const app = `apps/${names.kebab}`;
   const postgres = `${app}/src/adapters/postgres`;

@@ -18,7 +18,7 @@ const GatewayEnv = z.object({
   NOTIFICATION_URL: BaseUrl.default('http://127.0.0.1:3004'),
   PAYMENT_PROVIDER_URL: BaseUrl.default('http://127.0.0.1:3005'),
   MAIL_SINK_URL: BaseUrl.default('http://127.0.0.1:3006'),
-  /** The flow console (apps/console): when set, the gateway serves it at `/`. */
+  /** The flow console (apps/lab/console): when set, the gateway serves it at `/`. */
   CONSOLE_URL: BaseUrl.optional(),
   /** How long a forwarded request may wait for the service's answer before 504. */
   UPSTREAM_TIMEOUT_MS: Milliseconds.default(10_000),

@@ -37,7 +37,7 @@ const REQUIRE_BANNER =
  */
 function sourceFileUrls(repoRoot: string): Plugin {
   const ownSources = new RegExp(
-    `^${repoRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(apps|packages)/[^/]+/src/.*\\.tsx?$`,
+    `^${repoRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(apps|packages)/(lab/)?[^/]+/src/.*\\.tsx?$`,
   );
   return {
     name: 'source-file-urls',
@@ -91,9 +91,9 @@ export interface ProcessBundles {
   readonly built: boolean;
 }
 
-/** `apps/order/src/server.ts` → `order-server`. */
+/** `apps/order/src/server.ts` → `order-server`; `apps/lab/console/src/server.ts` → `console-server`. */
 function bundleName(entry: string): string {
-  const parts = entry.split('/');
+  const parts = entry.split('/').filter((part, index) => !(index === 1 && part === 'lab'));
   return `${parts[1] ?? 'entry'}-${path.basename(entry).replace(/\.tsx?$/, '')}`;
 }
 

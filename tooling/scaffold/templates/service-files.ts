@@ -6,7 +6,7 @@ import { wrap } from './wrap.js';
 
 export interface ServiceTemplateInput {
   readonly names: Names;
-  /** The repository has the failure lab (packages/fault-injection): the service can open it. */
+  /** The repository has the failure lab (packages/lab/fault-injection): the service can open it. */
   readonly lab: boolean;
   /** Its port when run on its own; `pnpm start` gives it one of the stack's. */
   readonly port: number;

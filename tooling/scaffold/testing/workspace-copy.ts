@@ -66,11 +66,13 @@ function copyFiles(source: string, root: string): void {
 }
 
 function workspacePackages(root: string): string[] {
-  return ['apps', 'packages'].flatMap((folder) =>
-    readdirSync(path.join(root, folder))
-      .map((entry) => `${folder}/${entry}`)
-      .filter((dir) => existsSync(path.join(root, dir, 'package.json'))),
-  );
+  return ['apps', 'packages', 'apps/lab', 'packages/lab']
+    .filter((folder) => existsSync(path.join(root, folder)))
+    .flatMap((folder) =>
+      readdirSync(path.join(root, folder))
+        .map((entry) => `${folder}/${entry}`)
+        .filter((dir) => existsSync(path.join(root, dir, 'package.json'))),
+    );
 }
 
 /**
@@ -107,7 +109,12 @@ export function copyWorkspace(source: string): WorkspaceCopy {
         const link = path.join(dir, 'node_modules', name);
         mkdirSync(path.dirname(link), { recursive: true });
         const workspace = /^@effectively-once\/(.+)$/.exec(name)?.[1];
-        const inRepo = workspace === undefined ? thirdParty(name) : `packages/${workspace}`;
+        const inRepo =
+          workspace === undefined
+            ? thirdParty(name)
+            : ['packages', 'packages/lab']
+                .map((folder) => `${folder}/${workspace}`)
+                .find((dir) => existsSync(path.join(root, dir)));
         if (inRepo === undefined)
           throw new Error(`No package of the workspace depends on ${name}.`);
         symlinkSync(path.relative(path.dirname(link), path.join(root, inRepo)), link);

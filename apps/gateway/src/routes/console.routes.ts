@@ -1,4 +1,4 @@
-// The flow console (apps/console) through the one public port: its page at
+// The flow console (apps/lab/console) through the one public port: its page at
 // `/`, its bundle at `/assets/*` and its API at `/api/console/*`, forwarded as
 // they came. The console is a process of its own; the gateway stays thin.
 import type { FastifyReply, FastifyRequest } from 'fastify';

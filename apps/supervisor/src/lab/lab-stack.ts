@@ -15,7 +15,7 @@ import {
 } from './links.js';
 
 /** The console's composition root: what `tsx` runs, or what is bundled (main.ts bundles it too). */
-export const CONSOLE_ENTRY = 'apps/console/src/server.ts';
+export const CONSOLE_ENTRY = 'apps/lab/console/src/server.ts';
 
 /**
  * What lab mode changes in each saga service. One message at a time per

@@ -159,7 +159,7 @@ describe('defineStack with the console', () => {
       'edge:gateway',
     ]);
     expect(spec('console', withConsole)).toMatchObject({
-      entry: 'apps/console/src/server.ts',
+      entry: 'apps/lab/console/src/server.ts',
       readyUrl: 'http://127.0.0.1:3007/ready',
     });
   });
