@@ -4,7 +4,8 @@ import { FIXED_PORTS, type StackPorts } from './stack.js';
 import { FIXED_CONSOLE_PORT, FIXED_INVENTORY_2_PORT, FIXED_LAB_CONTROL_PORT } from './stack.js';
 // lab:end
 
-async function freePort(host: string): Promise<number> {
+/** A port nothing listens on now, picked by the kernel. */
+export async function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -1,20 +1,8 @@
 // The ports and databases of the services added with `pnpm new service`
 // (added-services.ts), chosen and created at each start like the stack's own.
-import { createServer } from 'node:net';
 import { createDatabase } from '@effectively-once/postgres';
 import { ADDED_SERVICES, type AddedService, type PreparedService } from './added-services.js';
-
-async function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from './ports.js';
 
 /**
  * Each added service's port and database, created where missing.

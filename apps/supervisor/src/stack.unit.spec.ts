@@ -1,31 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { defineStack, FIXED_PORTS, type DatabaseUrls, type StackInput } from './stack.js';
-
-const databases: DatabaseUrls = {
-  order: 'postgres://pg@127.0.0.1:5432/eo_order',
-  inventory: 'postgres://pg@127.0.0.1:5432/eo_inventory',
-  payment: 'postgres://pg@127.0.0.1:5432/eo_payment',
-  notification: 'postgres://pg@127.0.0.1:5432/eo_notification',
-  paymentProvider: 'postgres://pg@127.0.0.1:5432/eo_payment_provider',
-  eventStore: 'postgres://pg@127.0.0.1:5432/eo_event_store',
-};
-const adminUrl = 'postgres://pg@127.0.0.1:5432/postgres';
-const defaultInput: StackInput = {
-  host: '127.0.0.1',
-  ports: FIXED_PORTS,
+import { defineStack } from './stack.js';
+import {
   databases,
-  adminUrl,
-  logLevel: 'info',
-  inheritedEnv: { PATH: '/usr/bin' },
-  faults: { enabled: false },
-  console: false,
-};
-const stack = defineStack(defaultInput);
-const spec = (name: string, specs = stack) => {
-  const found = specs.find((candidate) => candidate.name === name);
-  if (found === undefined) throw new Error(`no ${name} in the stack`);
-  return found;
-};
+  defaultInput,
+  defaultStack as stack,
+  processNamed as spec,
+} from './testing/stack-fixture.js';
 
 describe('defineStack', () => {
   it('starts the external systems first, the services next and the gateway last', () => {
