@@ -18,6 +18,34 @@ export function hasDotSegment(url: string): boolean {
   return path.split('/').some((segment) => DOT_SEGMENT.test(segment));
 }
 
+/**
+ * True when a forwarded path, once decoded, has a segment that starts with
+ * ".." (or one that ends with ".." before another segment). @fastify/reply-from
+ * refuses such a path as a possible traversal, with an error that would
+ * otherwise surface as a 500; a path parameter such as "..%20" or "..." gets
+ * there because it is percent-encoded into one segment, not a dot segment.
+ *
+ * @example
+ * climbsOutOfRoute('/orders/..%20');   // true
+ * climbsOutOfRoute('/orders/a..b');    // false
+ */
+export function climbsOutOfRoute(path: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return false; // not ours to judge: the service answers a malformed path itself
+  }
+  return decoded === '..' || decoded.includes('/..') || decoded.includes('../');
+}
+
+export const CLIMBING_PATH_PROBLEM = problem({
+  status: 400,
+  code: 'BAD_REQUEST',
+  title: 'The request could not be processed',
+  detail: 'A path segment may not start with "..", nor end with ".." before another segment.',
+});
+
 /** An onRequest hook: answers 400 BAD_REQUEST for a path with a dot segment. */
 export function refuseDotSegments(
   request: FastifyRequest,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasDotSegment } from './dot-segments.js';
+import { climbsOutOfRoute, hasDotSegment } from './dot-segments.js';
 
 describe('hasDotSegment', () => {
   it.each([
@@ -19,4 +19,26 @@ describe('hasDotSegment', () => {
       expect(hasDotSegment(url)).toBe(false);
     },
   );
+});
+
+describe('climbsOutOfRoute', () => {
+  it.each([
+    '/orders/..%20',
+    '/orders/...',
+    '/orders/..x',
+    '/orders/a..%2Fb',
+    '/orders/a%2F..b/cancel',
+  ])('refuses %s, whose decoded form has a segment starting or ending with ".."', (path) => {
+    expect(climbsOutOfRoute(path)).toBe(true);
+  });
+
+  it.each([
+    '/orders/a..b',
+    '/orders/a..',
+    '/orders/%2E',
+    '/orders/%ZZ',
+    '/inventory/SKU-1/restock',
+  ])('lets %s through', (path) => {
+    expect(climbsOutOfRoute(path)).toBe(false);
+  });
 });

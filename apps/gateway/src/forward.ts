@@ -5,6 +5,7 @@
 // gateway's own, and becomes a problem document.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendProblem } from '@effectively-once/service-kit/http-edge';
+import { CLIMBING_PATH_PROBLEM, climbsOutOfRoute } from './dot-segments.js';
 import { upstreamFailure, type UpstreamName } from './upstream-failure.js';
 
 export interface ForwardTarget {
@@ -27,6 +28,9 @@ export function forward(
   reply: FastifyReply,
   target: ForwardTarget,
 ): FastifyReply {
+  if (climbsOutOfRoute(new URL(target.url).pathname)) {
+    return sendProblem(request, reply, CLIMBING_PATH_PROBLEM);
+  }
   return reply.from(target.url, {
     timeout: target.timeoutMs,
     // The service logs the same request id as the gateway, and answers with it.

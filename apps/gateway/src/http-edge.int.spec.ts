@@ -193,6 +193,18 @@ describe('requests refused below the routes', () => {
     expectProblem(response, 400, 'BAD_REQUEST');
     expect(reachedServices()).toBe(before);
   });
+  it.each(['/api/orders/..%20', '/api/orders/...', '/api/inventory/..x', '/api/payments/a%2F..b'])(
+    'a path parameter that decodes to a segment starting with "..", %s, gets 400 BAD_REQUEST and is not forwarded',
+    async (path) => {
+      const before = reachedServices();
+      const response = await rawHttp(
+        gateway.url,
+        `GET ${path} HTTP/1.1\r\nHost: gateway\r\nConnection: close\r\n\r\n`,
+      );
+      expectProblem(response, 400, 'BAD_REQUEST');
+      expect(reachedServices()).toBe(before);
+    },
+  );
 });
 
 describe('a service that answers before it has read the body', () => {
