@@ -22,8 +22,16 @@ export const LAB_PATHS: readonly string[] = [
   'docs/invariants.md',
   'docs/lineage.md',
   'docs/soak.md',
-  // This tool: without the lab it has nothing left to remove.
+  // The decisions that concern only the lab: the console's front end and process, the
+  // lineage it assembles, the fault proxy, and how the lab comes off.
+  'docs/adr/0007-console-front-end-preact-and-esbuild.md',
+  'docs/adr/0008-console-as-its-own-process-behind-the-gateway.md',
+  'docs/adr/0019-lineage-assembled-by-the-console.md',
+  'docs/adr/0020-network-faults-from-an-in-process-proxy.md',
+  'docs/adr/0026-template-and-lab-separable.md',
+  // This tool and its page: without the lab it has nothing left to remove.
   'tooling/remove-lab',
+  'docs/template-and-lab.md',
 ];
 
 /** The lab's workspace packages; imported by the template only inside `// lab:begin` regions. */
@@ -67,6 +75,15 @@ export const END_MARKER = '// lab:end';
 
 /** Files in which regions are looked for: code, where `//` starts a comment. */
 export const CODE_FILE = /\.(ts|tsx|js|mjs|cjs)$/;
+
+/**
+ * The same in the template's Markdown pages: a paragraph, list item or table
+ * that tells of the lab sits between these lines, HTML comments that render as
+ * nothing, and goes with the lab, so the docs check passes without it.
+ */
+export const MARKDOWN_BEGIN_MARKER = '<!-- lab:begin -->';
+export const MARKDOWN_END_MARKER = '<!-- lab:end -->';
+export const MARKDOWN_FILE = /\.md$/;
 
 /**
  * Strings outside regions that name the lab and may stay once it is gone, by

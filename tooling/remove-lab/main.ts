@@ -1,6 +1,7 @@
 // `pnpm lab:remove [--dry-run] [--no-install]`: takes the lab out of this
 // checkout in one step (docs/template-and-lab.md). Deletes the lab's folders,
-// the `// lab:begin` regions and the lab's scripts and dependencies,
+// the `// lab:begin` regions of code and `<!-- lab:begin -->` ones of the docs,
+// and the lab's scripts and dependencies,
 // installs again so that pnpm-lock.yaml and the workspace links follow, then
 // formats what it edited. `--dry-run` prints the same list and changes nothing.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -61,5 +62,5 @@ if (existsSync(prettier) && edited.length > 0) {
 }
 process.stdout.write(
   `lab removed: ${String(plan.deletions.length)} folders and files deleted, ${String(edited.length)} files edited. ` +
-    'The docs still name the lab: `npx vitest run --project unit tooling/docs-check` lists each line to edit, then pnpm test (docs/template-and-lab.md).\n',
+    'Run pnpm test to see the template pass without it.\n',
 );

@@ -14,9 +14,11 @@ import {
   LAB_PACKAGES,
   LAB_PATHS,
   LAB_SCRIPTS,
+  MARKDOWN_FILE,
   SCRIPT_REWRITES,
 } from './lab-parts.js';
 import { lex, LabRemovalError, type Lexed } from './lex.js';
+import { stripMarkdownLabRegions } from './markdown-regions.js';
 
 export { LabRemovalError } from './lex.js';
 
@@ -237,8 +239,10 @@ export function planRemoval(root: string): RemovalPlan {
   for (const file of listFiles(root)) {
     if (isLabPath(file)) continue;
     const text = readFileSync(path.join(root, file), 'utf8');
-    if (CODE_FILE.test(file)) {
-      const stripped = stripLabRegions(text, file);
+    if (CODE_FILE.test(file) || MARKDOWN_FILE.test(file)) {
+      const stripped = CODE_FILE.test(file)
+        ? stripLabRegions(text, file)
+        : stripMarkdownLabRegions(text, file);
       if (stripped.regions.length > 0) {
         edits.push({
           file,

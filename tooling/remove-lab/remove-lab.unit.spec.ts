@@ -275,7 +275,13 @@ describe('pnpm lab:remove on a file it cannot read', () => {
     fixture = mkdtempSync(path.join(tmpdir(), 'eo-lab-main-'));
     const tool = path.join(fixture, 'tooling/remove-lab');
     mkdirSync(tool, { recursive: true });
-    for (const file of ['main.ts', 'remove-lab.ts', 'lex.ts', 'lab-parts.ts']) {
+    for (const file of [
+      'main.ts',
+      'remove-lab.ts',
+      'lex.ts',
+      'markdown-regions.ts',
+      'lab-parts.ts',
+    ]) {
       copyFileSync(path.join(repoRoot, 'tooling/remove-lab', file), path.join(tool, file));
     }
     mkdirSync(path.join(fixture, 'apps/lab/console'), { recursive: true });
@@ -295,7 +301,8 @@ describe('pnpm lab:remove on a file it cannot read', () => {
     expect(readFileSync(path.join(fixture, 'apps/order/server.ts'), 'utf8')).toBe(broken);
     expect(existsSync(path.join(fixture, 'apps/lab/console/server.ts'))).toBe(true);
     expect(existsSync(path.join(tool, 'main.ts'))).toBe(true);
-  });
+    // It starts a TypeScript process: seconds on a loaded machine, more than vitest's default.
+  }, 30_000);
 });
 
 describe('planRemoval on this repository', () => {
@@ -317,6 +324,7 @@ describe('planRemoval on this repository', () => {
           /^edit {3}apps\/supervisor\/package\.json: dependencies @effectively-once\/fault-proxy$/,
         ),
         'edit   package.json: script scenario',
+        expect.stringMatching(/^edit {3}docs\/README\.md: region at line \d+/),
         'edit   package.json: script typecheck: without "&& tsc -p apps/lab/console/src/web/tsconfig.json"',
       ]),
     );
