@@ -17,6 +17,12 @@ export { DEFAULT_JOURNAL_POLL_MS } from './timeline/tail-journals.js';
 export { SCENARIOS, MISTAKES, findScenario, findMistake } from './scenarios/index.js';
 export { postgresRestart } from './scenarios/infrastructure/postgres-restart.js';
 export { providerDown, smtpDown } from './scenarios/infrastructure/process-down.js';
+export { LOW_DB_TIMEOUTS } from './scenarios/infrastructure/low-db-timeouts.js';
+export {
+  reconnectServices,
+  resetDatabaseDefaults,
+  setDatabaseDefaults,
+} from './scenarios/infrastructure/database-settings.js';
 export type { Scenario, ScenarioContext, MistakeDemonstration } from './scenario.js';
 export {
   LAB_SERVICES,

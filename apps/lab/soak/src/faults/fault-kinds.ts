@@ -3,6 +3,7 @@
 import type { FaultInjector } from './fault.js';
 import { networkFaults, postgresRestart, providerDown, smtpDown } from './lab-control.js';
 import { sigkillDuringRestart, sigkillOf, sigkillRelayHolder } from './sigkill.js';
+import { lowDbTimeouts } from './low-db-timeouts.js';
 import { terminateBackends } from './terminate-backends.js';
 
 /** Every process kind a lab stack runs (inventory-2 is the competing consumer). */
@@ -24,6 +25,7 @@ export function faultInjectors(): FaultInjector[] {
     sigkillRelayHolder,
     sigkillDuringRestart,
     terminateBackends,
+    lowDbTimeouts,
     ...networkFaults,
     postgresRestart,
     providerDown,

@@ -3,37 +3,56 @@
 // would. Transactions in flight roll back; pools must notice and reconnect.
 import { connectClient } from '../with-client.js';
 import { seededRandom } from '../plan/seeded-random.js';
-import type { FaultInjector } from './fault.js';
+import type { PlannedFault } from '../plan/soak-plan.js';
+import type { FaultContext, FaultInjector } from './fault.js';
 
 /** About this share of the stack's client connections is cut each time. */
 const SHARE = 0.4;
+
+/** How long a cut is tried again when the server itself goes away under it. */
+const RETRY_FOR_MS = 60_000;
 
 export const terminateBackends: FaultInjector = {
   kind: 'pg-terminate-backends',
   durationMs: { long: 0, short: 0 },
   unavailableBecause: () => undefined,
-  inject: async ({ stack, seed }, fault) => {
-    const client = await connectClient(stack.target.databases.adminUrl);
-    try {
-      const databases = Object.entries(stack.target.databases)
-        .filter(([name]) => name !== 'adminUrl')
-        .map(([, url]) => new URL(url).pathname.slice(1));
-      const { rows } = await client.query<{ pid: number; application_name: string }>(
-        `SELECT pid, application_name FROM pg_stat_activity
-          WHERE datname = ANY($1) AND backend_type = 'client backend' AND pid <> pg_backend_pid()
-          ORDER BY pid`,
-        [databases],
-      );
-      const random = seededRandom(seed ^ fault.index);
-      const chosen = rows.filter(() => random() < SHARE);
-      const victims = chosen.length > 0 ? chosen : rows.slice(0, 1);
-      for (const victim of victims) {
-        await client.query('SELECT pg_terminate_backend($1)', [victim.pid]);
+  inject: async (context, fault) => {
+    // Faults overlap: a postgres-restart can stop the server while this
+    // session lists or ends backends. That is no failure to inject this one:
+    // it is tried again, on a new session, once the server is back.
+    const deadline = Date.now() + RETRY_FOR_MS;
+    for (;;) {
+      try {
+        return await terminateSome(context, fault);
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 500));
       }
-      const names = [...new Set(victims.map((victim) => victim.application_name || '?'))];
-      return `terminated ${String(victims.length)} of ${String(rows.length)} connections (${names.join(', ')})`;
-    } finally {
-      await client.end();
     }
   },
 };
+
+async function terminateSome({ stack, seed }: FaultContext, fault: PlannedFault): Promise<string> {
+  const client = await connectClient(stack.target.databases.adminUrl);
+  try {
+    const databases = Object.entries(stack.target.databases)
+      .filter(([name]) => name !== 'adminUrl')
+      .map(([, url]) => new URL(url).pathname.slice(1));
+    const { rows } = await client.query<{ pid: number; application_name: string }>(
+      `SELECT pid, application_name FROM pg_stat_activity
+          WHERE datname = ANY($1) AND backend_type = 'client backend' AND pid <> pg_backend_pid()
+          ORDER BY pid`,
+      [databases],
+    );
+    const random = seededRandom(seed ^ fault.index);
+    const chosen = rows.filter(() => random() < SHARE);
+    const victims = chosen.length > 0 ? chosen : rows.slice(0, 1);
+    for (const victim of victims) {
+      await client.query('SELECT pg_terminate_backend($1)', [victim.pid]);
+    }
+    const names = [...new Set(victims.map((victim) => victim.application_name || '?'))];
+    return `terminated ${String(victims.length)} of ${String(rows.length)} connections (${names.join(', ')})`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

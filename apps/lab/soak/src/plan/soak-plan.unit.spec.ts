@@ -6,6 +6,8 @@ import {
   planSoak,
   type SoakPlanInput,
 } from './soak-plan.js';
+import { faultInjectors } from '../faults/fault-kinds.js';
+import { SHORT_SOAK } from '../soak-args.js';
 
 const input: SoakPlanInput = {
   seed: 42,
@@ -58,6 +60,19 @@ describe('planSoak', () => {
     expect(plan.faults.map((fault) => fault.kind).sort()).toEqual(
       input.faultKinds.map((spec) => spec.kind).sort(),
     );
+  });
+
+  it("given the soak's own fault kinds and the short soak's figures, when planned, then each strikes exactly once, the low database timeouts among them", () => {
+    const kinds = faultInjectors().map((injector) => ({
+      kind: injector.kind,
+      durationMs: injector.durationMs.short,
+    }));
+    const plan = planSoak({ ...input, ...SHORT_SOAK, faultKinds: kinds });
+    const struck = plan.faults.map((fault) => fault.kind);
+    expect(struck.sort()).toEqual(kinds.map((spec) => spec.kind).sort());
+    expect(struck).toContain('db-timeouts-low');
+    expect(struck).toContain('pg-terminate-backends');
+    expect(struck).toContain('postgres-restart');
   });
 
   it('given a long load, when planned, then faults cycle through every kind, in time order, inside the load', () => {

@@ -22,7 +22,12 @@ import {
 import { expectNoRestart, processStarts } from './process-starts.js';
 import { databaseNameOf, openAdmin } from './stack-sessions.js';
 
-const LOW = { statement_timeout: '500ms', idle_in_transaction_session_timeout: '1s' };
+/** The settings this scenario sets; the soak's `db-timeouts-low` fault sets the same. */
+export const LOW_DB_TIMEOUTS = {
+  statement_timeout: '500ms',
+  idle_in_transaction_session_timeout: '1s',
+} as const;
+const LOW = LOW_DB_TIMEOUTS;
 /** How long the runner keeps the stock table locked: well past the statement timeout. */
 const LOCK_HELD_MS = 2_000;
 const LOAD_ORDERS = 6;
