@@ -1,5 +1,6 @@
 // One round of a consumer's loop, in one round trip and one commit: the
-// function es_consume (migration 2026-12-01T02-00) pumps, reclaims when asked,
+// function es_consume (migrations 2026-12-01T02-00 and 2026-12-02T00-00)
+// deletes the messages acknowledged since the last round, pumps, reclaims when asked,
 // lets superseding messages pass parked ones, leases, and, when it leased
 // nothing, reports the idle state. See docs/event-store.md, "A consumer's loop".
 import { sql, type Kysely } from 'kysely';
@@ -23,14 +24,22 @@ const isLeased = (row: ConsumeRow): row is ConsumeRow & LeasedRow => row.event_i
 
 /**
  * @example
- * const { leased, idle } = await consumeRound(db, { groupId, consumerId, limit: 4, reclaim: false });
+ * const { leased, idle } = await consumeRound(db, { groupId, consumerId, limit: 4, reclaim: false, acked: [] });
  */
 export async function consumeRound(
   db: Kysely<EventStoreTables>,
-  input: { groupId: number; consumerId: number; limit: number; reclaim: boolean },
+  input: {
+    groupId: number;
+    consumerId: number;
+    limit: number;
+    reclaim: boolean;
+    /** Positions acknowledged since the last round, deleted before leasing. */
+    acked: readonly number[];
+  },
 ): Promise<ConsumeRound> {
   const { rows } = await sql<ConsumeRow>`
-    SELECT * FROM es_consume(${input.groupId}, ${input.consumerId}, ${input.limit}, ${input.reclaim})`.execute(
+    SELECT * FROM es_consume(${input.groupId}, ${input.consumerId}, ${input.limit}, ${input.reclaim},
+                             ${input.acked}::bigint[])`.execute(
     db,
   );
   const leased = rows.filter(isLeased);

@@ -1,12 +1,16 @@
 // Embedded-store behaviour beyond the contract: what a graceful close does to
 // messages this consumer leased but never handed to its handler, that an
 // uncounted retry spares only the failure it reports, and the port's
-// deliveries settled through the idempotency package's ack rule.
+// deliveries settled through the idempotency package's ack rule, and that
+// acknowledgments riding with the next round wake it and are all applied.
 import { retryableFailure, settleDelivery } from '@effectively-once/idempotency';
+import { connect } from '@effectively-once/postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { newEvents, uniqueName } from '../testing/contract/harness.js';
 import { receive, waitUntil } from '../testing/receiver.js';
+import type { EventStoreTables } from './event-store.tables.js';
 import { eventStoreMigrations } from './migrations/index.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
 
@@ -128,6 +132,53 @@ describe('settling deliveries with settleDelivery', () => {
       expect(waitedFor).toEqual([0]);
       expect(await store.listParkedMessages(group)).toEqual([]);
     } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('acknowledgments that ride with the next round', () => {
+  it('free the next message of an ordering key at once, without waiting for the poll, and are all applied', async () => {
+    // A poll interval far longer than the test: only an ack can wake the loop.
+    const pollIntervalMs = 10_000;
+    const store = createPostgresEventStore({ url, pollIntervalMs });
+    const db = connect<EventStoreTables>(url, { maxConnections: 1 });
+    try {
+      const prefix = uniqueName('ride');
+      const group = uniqueName('group');
+      await store.createSubscriptionGroup(group, {
+        filter: { kind: 'stream_prefix', prefixes: [prefix] },
+        orderingKey: { source: { from: 'stream' }, supersedeParkedWith: [] },
+        maxInFlight: 4,
+      });
+      // Given six events of one stream: one ordering key, so one at a time
+      const events = newEvents(6);
+      await store.appendToStream(`${prefix}-1`, events, { expectedRevision: 'no_stream' });
+
+      // When each is acknowledged as soon as it arrives
+      const startedAt = Date.now();
+      const subscription = store.subscribeToGroup(group);
+      const deliveries = receive(subscription);
+      const handled: string[] = [];
+      for (let index = 0; index < events.length; index++) {
+        const delivery = await deliveries.next();
+        handled.push(delivery.event.id);
+        await delivery.ack();
+      }
+      const elapsedMs = Date.now() - startedAt;
+      await subscription.close();
+
+      // Then all six came in order, each once, long before one poll interval
+      expect(handled).toEqual(events.map((event) => event.id));
+      expect(elapsedMs).toBeLessThan(pollIntervalMs);
+      // And no message is left in the group: every ack was applied
+      const { rows } = await sql<{ left: number }>`
+        SELECT count(*)::int AS left FROM es_subscription_message m
+          JOIN es_subscription_group g ON g.group_id = m.group_id
+         WHERE g.group_name = ${group}`.execute(db);
+      expect(rows[0]?.left).toBe(0);
+    } finally {
+      await db.destroy();
       await store.close();
     }
   });

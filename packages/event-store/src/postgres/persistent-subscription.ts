@@ -4,6 +4,13 @@
 // hand deliveries out. When there is nothing to do it sleeps until a NOTIFY
 // its filter matches, a settled delivery, its earliest scheduled retry, or the
 // poll interval; held-back events wake it only once the snapshot's xmin moved.
+//
+// Acknowledgments ride with the next round: an ack that arrives while the
+// loop sleeps wakes it, and the round deletes the message in the transaction
+// that leases the next ones. After handing out a round that emptied the group
+// while deliveries are in flight, the loop sleeps instead of asking again at
+// once: their acks will wake it, and that round asks. A delivery then costs
+// two commits (its lease; its ack with the next look), not three.
 import type { Kysely } from 'kysely';
 import { assertNack, settleOnce } from '../port/settle-once.js';
 import type { Delivery, PersistentSubscription } from '../port/subscription.js';
@@ -17,6 +24,13 @@ import { openConsumerSession, type ConsumerSession } from './listener-session.js
 import { loadXmin, type IdleState } from './idle-state.js';
 import { toRecordedEvent } from './read.js';
 import { closableIterable } from './closable-iterable.js';
+
+interface PendingAck {
+  groupId: number;
+  position: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
 
 export interface PersistentSubscriptionOptions {
   db: Kysely<EventStoreTables>;
@@ -47,6 +61,12 @@ export function openPersistentSubscription(
   let session: ConsumerSession | undefined;
   // Leased but not yet handed to the handler, with their positions.
   const buffer: { position: number; delivery: Delivery }[] = [];
+  // Where the loop is: an ack waits for the next round only while the loop
+  // will get to one by itself ('round') or can be woken for one ('waiting').
+  // Suspended at a yield it may not resume until a slot frees, which could
+  // wait on this very ack, so then the ack goes alone.
+  let loopState: 'round' | 'waiting' | 'yielded' = 'round';
+  let acksForRound: PendingAck[] = [];
 
   // One batch of acknowledgments per group id (a group keeps its id for life).
   const ackBatches = new Map<number, AckBatch>();
@@ -66,7 +86,7 @@ export function openPersistentSubscription(
     return {
       event,
       retryCount: row.deliveries - 1,
-      ack: () => settle(() => acksOf(groupId).ack(position)),
+      ack: () => settle(() => ack(groupId, position)),
       nack: async (action, reason, nackOptions) => {
         assertNack(action, reason, nackOptions);
         const retryAfterMs = nackOptions?.retryAfterMs;
@@ -74,8 +94,25 @@ export function openPersistentSubscription(
         await settle(() =>
           settleNack(db, { groupId, consumerId, position, action, reason, retryAfterMs, counted }),
         );
+        // The loop may be asleep waiting for this settlement (see the header).
+        session?.wakeup.signal();
       },
     };
+  };
+
+  const ack = (groupId: number, position: number): Promise<void> => {
+    if (loopState === 'yielded') return acksOf(groupId).ack(position);
+    return new Promise<void>((resolve, reject) => {
+      acksForRound.push({ groupId, position, resolve, reject });
+      if (loopState === 'waiting') session?.wakeup.signal();
+    });
+  };
+
+  /** Sends the acks waiting for a round on their own: the loop will not run one for them. */
+  const sendAcksAlone = (acks: readonly PendingAck[]): void => {
+    for (const pending of acks) {
+      acksOf(pending.groupId).ack(pending.position).then(pending.resolve, pending.reject);
+    }
   };
 
   /** One round: leases what it can; reports the idle state when it leased nothing. */
@@ -83,21 +120,36 @@ export function openPersistentSubscription(
     group: GroupRow,
     consumer: ConsumerSession,
     reclaim: boolean,
-  ): Promise<{ leased: number; idle: IdleState | undefined }> => {
-    const capacity = (options.maxInFlight ?? group.max_in_flight) - inFlight;
+  ): Promise<{ leased: number; limit: number; idle: IdleState | undefined }> => {
+    const taken = acksForRound;
+    acksForRound = [];
+    const riding = taken.filter((pending) => pending.groupId === group.group_id);
+    sendAcksAlone(taken.filter((pending) => pending.groupId !== group.group_id));
+    // The acks that ride are deleted before the lease, so their slots count as free.
+    const capacity = (options.maxInFlight ?? group.max_in_flight) - inFlight + riding.length;
     waitingForSlot = capacity <= 0;
-    if (waitingForSlot) return { leased: 0, idle: undefined };
-    if (
-      group.consumer_strategy === 'dispatch_to_single' &&
-      !(await consumer.tryLead(group.group_id))
-    )
-      return { leased: 0, idle: undefined };
-    const round = await consumeRound(db, {
-      groupId: group.group_id,
-      consumerId: consumer.consumerId,
-      limit: capacity,
-      reclaim,
-    });
+    const leading =
+      waitingForSlot ||
+      group.consumer_strategy !== 'dispatch_to_single' ||
+      (await consumer.tryLead(group.group_id));
+    if (waitingForSlot || !leading) {
+      sendAcksAlone(riding);
+      return { leased: 0, limit: 0, idle: undefined };
+    }
+    let round: Awaited<ReturnType<typeof consumeRound>>;
+    try {
+      round = await consumeRound(db, {
+        groupId: group.group_id,
+        consumerId: consumer.consumerId,
+        limit: capacity,
+        reclaim,
+        acked: riding.map((pending) => pending.position),
+      });
+    } catch (error) {
+      for (const pending of riding) pending.reject(error);
+      throw error;
+    }
+    for (const pending of riding) pending.resolve();
     options.onGroupPumped?.(options.group);
     inFlight += round.leased.length;
     buffer.push(
@@ -106,7 +158,7 @@ export function openPersistentSubscription(
         delivery: toDelivery(row, group.group_id, consumer.consumerId),
       })),
     );
-    return { leased: round.leased.length, idle: round.idle };
+    return { leased: round.leased.length, limit: capacity, idle: round.idle };
   };
 
   /**
@@ -131,6 +183,9 @@ export function openPersistentSubscription(
     let loadedAt = Date.now();
     let reclaimedAt = 0;
     let fullRound = true;
+    // The last round emptied the group while leaving deliveries in flight:
+    // the next look waits for their settlement (or a NOTIFY, or the poll).
+    let awaitSettlement = false;
     let idle: IdleState | undefined;
     try {
       while (!closed) {
@@ -138,18 +193,37 @@ export function openPersistentSubscription(
         if (failure !== undefined) throw failure;
         const next = buffer.shift();
         if (next !== undefined) {
+          // Acks that came during the round would wait on a loop that may not resume.
+          sendAcksAlone(acksForRound);
+          acksForRound = [];
+          loopState = 'yielded';
           yield next.delivery;
+          loopState = 'round';
           continue;
         }
-        if (fullRound) {
+        const settling = awaitSettlement && inFlight > 0 && acksForRound.length === 0;
+        awaitSettlement = false;
+        if (fullRound && !settling) {
           const reclaim = Date.now() - reclaimedAt >= options.pollIntervalMs;
           if (reclaim) reclaimedAt = Date.now();
           const round = await leaseMore(group, consumer, reclaim);
-          if (round.leased > 0) continue;
+          if (round.leased > 0) {
+            awaitSettlement = round.leased < round.limit;
+            continue;
+          }
           idle = round.idle;
         }
-        const { waitMs, heldBackOnly } = idleWait(idle, backoff);
+        const { waitMs, heldBackOnly } = settling
+          ? { waitMs: options.pollIntervalMs, heldBackOnly: false }
+          : idleWait(idle, backoff);
+        if (acksForRound.length > 0) {
+          // Arrived during the round: the next round takes them now.
+          fullRound = true;
+          continue;
+        }
+        loopState = 'waiting';
         const signalled = await consumer.wakeup.wait(waitMs);
+        loopState = 'round';
         // Woken only to look at held-back events: nothing can have been
         // released while the xmin stands still, so one tiny query decides.
         fullRound = signalled || !heldBackOnly || backoff.moved(await loadXmin(db));
@@ -160,6 +234,9 @@ export function openPersistentSubscription(
       }
     } finally {
       closed = true;
+      loopState = 'yielded';
+      sendAcksAlone(acksForRound);
+      acksForRound = [];
       await releaseConsumerLeases(db, {
         groupId: group.group_id,
         consumerId: consumer.consumerId,

@@ -1,8 +1,9 @@
-// For the start-at-a-time contract test: the embedded store never starts a
-// group above the snapshot's xmin, so a transaction still running anywhere on
-// the server (another test file's, in another database: transaction ids are
-// server-wide) makes a group created now start before older events too. The
-// test waits for that to be over before it creates its group.
+// For the contract tests that depend on the horizon: the embedded store never
+// starts a group, nor reads the global order, above the snapshot's xmin, so a
+// transaction still running anywhere on the server (another test file's, in
+// another database: transaction ids are server-wide) makes a group created now
+// start before older events too, and holds back what readAll returns. Those
+// tests wait for that to be over first.
 import { connect } from '@effectively-once/postgres';
 import { sql } from 'kysely';
 import type { EventStoreTables } from '../event-store.tables.js';
