@@ -74,6 +74,21 @@ async function appendToOrder(orderId: string, type: string, data: JsonValue): Pr
   );
 }
 
+/**
+ * Begins the order's stream as the order service does, with its OrderPlaced:
+ * payment refuses a request found first in its stream (an order never placed).
+ */
+async function placeOrder(orderId: string): Promise<void> {
+  await appendToOrder(orderId, 'OrderPlaced', {
+    orderId,
+    customerEmail: 'ada@example.com',
+    items: [{ sku: 'SKU-MUG', quantity: 1 }],
+    paymentToken: 'tok_approve',
+    amountCents: 3_000,
+    placedAt: new Date().toISOString(),
+  });
+}
+
 /** Resolves with the first event of this type on the stream: the point the test waits for. */
 async function firstEvent(streamName: string, type: string): Promise<RecordedEvent> {
   const subscription = store.subscribeToAll({
@@ -104,6 +119,7 @@ describe('the payment service', () => {
     const orderId = randomUUID();
     const authorized = firstEvent(paymentStream(orderId), 'PaymentAuthorized');
 
+    await placeOrder(orderId);
     await appendToOrder(
       orderId,
       'OrderPaymentRequested',
@@ -131,6 +147,7 @@ describe('the payment service', () => {
   it('voids the authorization when the order is then cancelled, and publishes PaymentVoided', async () => {
     const orderId = randomUUID();
     const authorized = firstEvent(paymentStream(orderId), 'PaymentAuthorized');
+    await placeOrder(orderId);
     await appendToOrder(
       orderId,
       'OrderPaymentRequested',
@@ -157,6 +174,7 @@ describe('the payment service', () => {
     const orderId = randomUUID();
     const declined = firstEvent(paymentStream(orderId), 'PaymentDeclined');
 
+    await placeOrder(orderId);
     await appendToOrder(
       orderId,
       'OrderPaymentRequested',

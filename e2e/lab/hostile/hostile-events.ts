@@ -2,6 +2,7 @@
 // could append straight into the order, inventory and payment streams. Each
 // plan says what the stack must do with it, so the test checks outcomes, not
 // just "nothing crashed". One seed gives the same plans again: a failure replays.
+import { CONSUMERS } from '@effectively-once/contracts';
 import type { JsonValue, NewEvent } from '@effectively-once/event-store';
 
 /** What must become of one hostile event. */
@@ -10,8 +11,12 @@ export type Expected =
   | { readonly kind: 'refused'; readonly code: string }
   /** No consumer subscribes to its type: the store never delivers it. */
   | { readonly kind: 'received-by-none' }
-  /** Every consumer that receives it parks it, with a reason that contains `reason`. */
-  | { readonly kind: 'parked'; readonly reason: string }
+  /**
+   * Every consumer that receives it parks it, with a reason that contains
+   * `reason`; or, given one per consumer, the consumers named receive it and
+   * each parks it with its own reason.
+   */
+  | { readonly kind: 'parked'; readonly reason: string | Readonly<Record<string, string>> }
   /** Every consumer that receives it settles it (parked with a reason, applied or ignored by rule); none keeps it in flight. */
   | { readonly kind: 'settled' };
 
@@ -24,7 +29,16 @@ export type HostileKind =
   | 'missing-order'
   | 'out-of-order'
   | 'poisoned-stream'
-  | 'orphan-end';
+  | 'orphan-end'
+  | 'forged-payment-request';
+
+/** The reason `consumer` must park with, or undefined when it is not expected to receive the event. */
+export function parkedReasonFor(
+  expected: Extract<Expected, { kind: 'parked' }>,
+  consumer: string,
+): string | undefined {
+  return typeof expected.reason === 'string' ? expected.reason : expected.reason[consumer];
+}
 
 export interface HostileAppend {
   readonly streamName: string;
@@ -164,6 +178,8 @@ function brokenPayload(random: Random, data: Record<string, JsonValue>): Record<
 type PlanMaker = (random: Random, context: HostileContext) => HostilePlan;
 
 const CONTRACT_VIOLATION = 'contract violation';
+/** The reason of a consumer that refuses an order event found first in its stream. */
+const NEVER_PLACED = 'was never placed';
 
 const MAKERS: Record<HostileKind, PlanMaker> = {
   'unknown-type': (random) => {
@@ -333,7 +349,8 @@ const MAKERS: Record<HostileKind, PlanMaker> = {
     const confirmed = random() < 0.5;
     const customerEmail = 'hostile@example.com';
     // The end of an order that never began: inventory and payment hold no
-    // state for it and park it; notification keeps none and sends the email.
+    // state for it and park it; notification keeps none, but finds it as the
+    // first event of its order stream, where only OrderPlaced can be.
     const end = confirmed
       ? {
           type: 'OrderConfirmed',
@@ -351,7 +368,43 @@ const MAKERS: Record<HostileKind, PlanMaker> = {
         {
           streamName: streamOf('order', orderId),
           event: event(random, { ...end, orderId }),
-          expected: { kind: 'settled' },
+          expected: {
+            kind: 'parked',
+            reason: confirmed
+              ? {
+                  [CONSUMERS.inventoryReservation]: 'never reserved',
+                  [CONSUMERS.paymentAuthorization]: 'no payment attempt',
+                  [CONSUMERS.notificationEmail]: NEVER_PLACED,
+                }
+              : { [CONSUMERS.notificationEmail]: NEVER_PLACED },
+          },
+        },
+      ],
+    };
+  },
+  'forged-payment-request': (random) => {
+    const orderId = uuid(random);
+    // A payment request for an order nobody placed: authorized, it would hold
+    // money on the card that no capture or void of any order ever settles.
+    return {
+      kind: 'forged-payment-request',
+      orderId,
+      description: 'OrderPaymentRequested of an order that was never placed',
+      appends: [
+        {
+          streamName: streamOf('order', orderId),
+          event: event(random, {
+            type: 'OrderPaymentRequested',
+            data: {
+              orderId,
+              paymentAttemptId: `${orderId}:1`,
+              paymentToken: 'tok_approve',
+              amountCents: 1000,
+              requestedAt: at(),
+            },
+            orderId,
+          }),
+          expected: { kind: 'parked', reason: NEVER_PLACED },
         },
       ],
     };

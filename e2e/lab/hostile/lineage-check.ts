@@ -3,7 +3,7 @@
 // streams with each receiving consumer's state: parked (with its reason),
 // applied, ignored, blocked, retrying or pending.
 import { OrderLineage, type LineageDelivery } from '@effectively-once/contracts';
-import type { HostilePlan } from './hostile-events.js';
+import { parkedReasonFor, type HostilePlan } from './hostile-events.js';
 
 /** A consumer that has let go of a message: nothing of it is in flight any more. */
 const SETTLED: readonly LineageDelivery['state'][] = ['parked', 'applied', 'ignored'];
@@ -41,16 +41,25 @@ export function settledProblems(plan: HostilePlan, lineage: OrderLineage | undef
           problems.push(`${where}: delivered to ${deliveries.map(describeDelivery).join('; ')}`);
         break;
       case 'parked': {
-        const reason = append.expected.reason;
-        const wrong = deliveries.filter(
-          (delivery) =>
-            delivery.state !== 'parked' || !(delivery.parked?.reason ?? '').includes(reason),
-        );
+        const expected = append.expected;
+        const wrong = deliveries.filter((delivery) => {
+          const reason = parkedReasonFor(expected, delivery.consumer);
+          return (
+            reason === undefined ||
+            delivery.state !== 'parked' ||
+            !(delivery.parked?.reason ?? '').includes(reason)
+          );
+        });
         if (deliveries.length === 0) problems.push(`${where}: no consumer receives it`);
         if (wrong.length > 0)
           problems.push(
-            `${where}: not parked with "${reason}" by ${wrong.map(describeDelivery).join('; ')}`,
+            `${where}: not parked with ${JSON.stringify(expected.reason)} by ${wrong.map(describeDelivery).join('; ')}`,
           );
+        if (typeof expected.reason !== 'string') {
+          const receivers = new Set(deliveries.map((delivery) => delivery.consumer));
+          const missing = Object.keys(expected.reason).filter((name) => !receivers.has(name));
+          if (missing.length > 0) problems.push(`${where}: not delivered to ${missing.join(', ')}`);
+        }
         break;
       }
       case 'settled':

@@ -3,7 +3,7 @@
 // events outside any order stream, which have no lineage of their own.
 import { CONSUMERS } from '@effectively-once/contracts';
 import { z } from 'zod';
-import type { HostilePlan } from './hostile-events.js';
+import { parkedReasonFor, type HostilePlan } from './hostile-events.js';
 
 /** Each consumer and the service that runs it. */
 const PARKING_LOTS = [
@@ -69,11 +69,14 @@ export function parkedProblems(plan: HostilePlan, parked: readonly ParkedMessage
           ? []
           : [`${where}: parked by ${seen.join('; ')}`];
       case 'parked': {
-        const reason = append.expected.reason;
+        const expected = append.expected;
         if (mine.length === 0) return [`${where}: ${append.event.type} is parked nowhere`];
-        return mine.every((message) => (message.reason ?? '').includes(reason))
+        return mine.every((message) => {
+          const reason = parkedReasonFor(expected, message.consumer);
+          return reason !== undefined && (message.reason ?? '').includes(reason);
+        })
           ? []
-          : [`${where}: not parked with "${reason}": ${seen.join('; ')}`];
+          : [`${where}: not parked with ${JSON.stringify(expected.reason)}: ${seen.join('; ')}`];
       }
     }
   });

@@ -29,4 +29,5 @@ export * from './events/order.events.js';
 export * from './events/parse-event.js';
 export * from './events/payment.events.js';
 export * from './events/values.js';
+export * from './order-stream-origin.js';
 export * from './streams.js';

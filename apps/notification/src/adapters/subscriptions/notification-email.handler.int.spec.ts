@@ -172,6 +172,50 @@ describe('notification-email-v1', () => {
     expect(await outboxOf(db, orderId)).toHaveLength(1);
   });
 
+  it.each([
+    [
+      'an OrderConfirmed as the first event of its stream (an order never placed)',
+      () => orderConfirmed(),
+      { revision: 0n },
+      'was never placed',
+    ],
+    [
+      'an OrderCancelled as the first event of its stream (an order never placed)',
+      () => orderCancelled('customer_request'),
+      { revision: 0n },
+      'was never placed',
+    ],
+    [
+      'an OrderConfirmed in another order’s stream',
+      () => orderConfirmed(),
+      { streamName: 'order-another' },
+      'did not write it there',
+    ],
+  ] as const)(
+    '%s: terminal with the reason, no email, nothing recorded',
+    async (_what, make, origin, reason) => {
+      const delivered = make();
+      const { orderId } = delivered;
+
+      const failure = await deliver({
+        ...delivered,
+        recorded: { ...delivered.recorded, ...origin },
+      }).then(
+        () => expect.fail('expected the handler to fail'),
+        (error: unknown) => error,
+      );
+
+      expect(failure).toBeInstanceOf(ConsumerFailure);
+      expect(failure).toMatchObject({
+        kind: 'terminal',
+        reason: expect.stringContaining(reason) as unknown,
+      });
+      expect(smtp.receivedFor(orderId)).toEqual([]);
+      expect(await intentsOf(db, orderId)).toEqual([]);
+      expect(await notificationsOf(db, orderId)).toEqual([]);
+    },
+  );
+
   it('an event that asks for no email is ignored without a transaction', async () => {
     const placed = orderPlaced();
     const { orderId } = placed;

@@ -15,6 +15,7 @@
 // sink flags the copy as `duplicate`. See docs/services/notification.md.
 import {
   CONSUMERS,
+  notWrittenByTheOrderService,
   notificationStream,
   type KnownEvent,
   type KnownEventType,
@@ -25,6 +26,7 @@ import {
   defineConsumer,
   processOnce,
   retryableFailure,
+  terminalFailure,
   type OutcomeListener,
   type ProcessResult,
 } from '@effectively-once/idempotency';
@@ -88,6 +90,17 @@ export async function handleNotificationEmail(
 ): Promise<NotificationEmailResult> {
   const request = notificationFor(event);
   if (request === null) return { outcome: 'ignored' };
+  // The service keeps no state about orders, so where the event was found is
+  // all it can check: an end the order service cannot have written (the
+  // first event of its stream, or in another order's stream) would email a
+  // customer about an order that never was.
+  const forged = notWrittenByTheOrderService({
+    type: recorded.type,
+    orderId: request.orderId,
+    streamName: recorded.streamName,
+    revision: recorded.revision,
+  });
+  if (forged !== undefined) throw terminalFailure(forged);
   const email = composeEmail(request);
   const decision = await recordIntent(deps, email, recorded);
   // Crash window 1, after the intent committed and before the send: nothing

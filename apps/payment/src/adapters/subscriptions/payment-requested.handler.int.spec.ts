@@ -352,6 +352,33 @@ describe('OrderPaymentRequested', () => {
     });
   });
 
+  it.each([
+    [
+      'as the first event of its order stream (an order never placed)',
+      { revision: 0n },
+      'was never placed',
+    ],
+    ['in another order’s stream', { streamName: 'order-another' }, 'did not write it there'],
+  ] as const)(
+    'a request the order service cannot have written, %s: terminal with the reason; nothing recorded, the processor never asked',
+    async (_where, origin, reason) => {
+      const { event, recorded } = paymentRequested({ paymentToken: 'tok_approve' });
+      const counting = countingProvider(client);
+
+      const failure = await rejectionOf(
+        handlePaymentRequested(depsWith(counting), event, { ...recorded, ...origin }),
+      );
+
+      expect(failure).toMatchObject({
+        kind: 'terminal',
+        reason: expect.stringContaining(reason) as unknown,
+      });
+      expect(counting.calls.authorize).toBe(0);
+      expect(await findAttemptByOrder(db, { orderId: event.data.orderId })).toBeUndefined();
+      expect(await outboxEventsOf(db, event.data.orderId)).toEqual([]);
+    },
+  );
+
   it('the same request under a new message id: the provider is not asked again and nothing is emitted twice', async () => {
     const first = paymentRequested();
     const counting = countingProvider(client);

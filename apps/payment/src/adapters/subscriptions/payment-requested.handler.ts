@@ -11,6 +11,7 @@
 // order ends (PaymentUnavailable) with nothing held rather than a parked request.
 import {
   CONSUMERS,
+  notWrittenByTheOrderService,
   paymentStream,
   type EventOf,
   type OrderPaymentRequested,
@@ -54,6 +55,16 @@ export async function handlePaymentRequested(
   recorded: RecordedEvent,
   delivery: DeliveryAttempt = FIRST_DELIVERY,
 ): Promise<ProcessResult<string>> {
+  // A request the order service cannot have written (the first event of its
+  // stream, or in another order's stream) is for no order: authorizing it
+  // would hold money on a card that no capture or void ever settles.
+  const forged = notWrittenByTheOrderService({
+    type: recorded.type,
+    orderId: event.data.orderId,
+    streamName: recorded.streamName,
+    revision: recorded.revision,
+  });
+  if (forged !== undefined) throw terminalFailure(forged);
   const decision = await recordAttempt(deps, event);
   // Crash window 1, after the attempt row committed and before the provider
   // call: the message is not acknowledged, so it comes back, finds the pending
