@@ -179,6 +179,13 @@ describe('requests refused below the routes', () => {
     expect(response.headers['x-request-id']).toBe('long-1');
   });
 
+  it('a fixed path segment over 100 characters matches no route: 404 NOT_FOUND, not 414', async () => {
+    const request = `GET /api/${'a'.repeat(200)}/orders HTTP/1.1\r\nHost: gateway\r\nX-Request-Id: long-2\r\n\r\n`;
+    const response = await rawHttp(gateway.url, request);
+    expectProblem(response, 404, 'NOT_FOUND');
+    expect(response.headers['x-request-id']).toBe('long-2');
+  });
+
   it.each([
     '/api/orders/../cancel',
     '/api/../api/orders',

@@ -23,7 +23,7 @@ export const PROBLEMS = {
   URI_TOO_LONG: {
     status: 414,
     title: 'The request path is too long',
-    meaning: 'A path segment (an order id, a SKU) is over 100 characters.',
+    meaning: 'A path parameter (an order id, a SKU) is over 100 characters.',
   },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
