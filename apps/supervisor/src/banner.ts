@@ -1,6 +1,7 @@
 // What the terminal shows: the lab-mode warning at start, and every URL once
 // the stack is ready. Pure text, so the wording is tested without a stack.
 import type { StackFaults, StackPorts } from '@effectively-once/stack-protocol';
+import type { PreparedService } from './added-services.js';
 
 /**
  * The lines printed before anything starts when lab mode is on: the token is
@@ -26,6 +27,13 @@ export interface BannerInput {
   postgres: string;
   faults: StackFaults;
   stateFile: string;
+  /** Services added with `pnpm new service`, listed after the saga's. */
+  added?: readonly Pick<PreparedService, 'name' | 'port'>[] | undefined;
+}
+
+/** `  name:` padded to the column where the banner's URLs start. */
+function label(name: string): string {
+  return `  ${`${name}:`.padEnd(20)} `;
 }
 
 /**
@@ -49,6 +57,9 @@ export function readyBanner(input: BannerInput): string {
       : []),
     `  payment:             ${url(ports.payment)}`,
     `  notification:        ${url(ports.notification)}`,
+    ...(input.added ?? []).map(
+      (service) => `${label(service.name)}${url(service.port)}  (added with pnpm new service)`,
+    ),
     `  payment provider:    ${url(ports.paymentProvider)}  (ledger: /ledger)`,
     `  mail sink:           ${url(ports.mailSink)}  (mail: /emails; SMTP on ${String(ports.smtp)})`,
     `  event store:         ${input.eventStore}`,

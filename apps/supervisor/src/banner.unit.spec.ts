@@ -35,6 +35,20 @@ describe('readyBanner', () => {
     expect(banner).not.toContain('console:');
   });
 
+  it('given services added with pnpm new service, then each is listed with its port after the saga', () => {
+    const banner = readyBanner({
+      ...input,
+      added: [
+        { name: 'shipping', port: 3008 },
+        { name: 'a-service-with-a-long-name', port: 3009 },
+      ],
+    });
+    expect(banner).toContain(
+      '  notification:        http://127.0.0.1:3004\n  shipping:            http://127.0.0.1:3008  (added with pnpm new service)\n',
+    );
+    expect(banner).toContain('  a-service-with-a-long-name: http://127.0.0.1:3009 ');
+  });
+
   it('given the console, then it is shown at the entry point, not at its own port', () => {
     const banner = readyBanner({ ...input, ports: { ...FIXED_PORTS, console: 3007 } });
     expect(banner).toMatch(/console: +http:\/\/127\.0\.0\.1:3000\/\n/);

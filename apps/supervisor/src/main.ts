@@ -294,6 +294,7 @@ async function main(): Promise<void> {
       databases,
       faults: config.faults,
       inheritedEnv: config.inheritedEnv,
+      added,
     }),
     pid: process.pid,
     startedAt: new Date().toISOString(),
@@ -314,6 +315,7 @@ async function main(): Promise<void> {
       postgres: postgres.kind,
       faults: config.faults,
       stateFile: config.stateFile,
+      added,
     }),
   );
   const ready: StackReadyMessage = {

@@ -2,6 +2,7 @@
 // console process (CONSOLE_STACK) are built from this one value, so they
 // never disagree about URLs, ports, databases or tokens.
 import type { StackFaults, StackPorts, StackTarget } from '@effectively-once/stack-protocol';
+import type { PreparedService } from './added-services.js';
 import type { DatabaseUrls } from './stack.js';
 
 /**
@@ -27,6 +28,22 @@ export interface StackTargetInput {
   readonly databases: DatabaseUrls;
   readonly faults: StackFaults;
   readonly inheritedEnv: Readonly<Record<string, string>>;
+  /** Services added with `pnpm new service`: their databases are listed beside the saga's. */
+  readonly added?: readonly PreparedService[] | undefined;
+}
+
+/**
+ * The added services' databases by name, or nothing when there are none, so a
+ * stack without any writes the same state file as before.
+ *
+ * @example
+ * addedDatabases([{ name: 'shipping', port: 3008, databaseUrl: 'postgres://.../eo_shipping' }]); // { added: { shipping: 'postgres://.../eo_shipping' } }
+ */
+export function addedDatabases(
+  added: readonly PreparedService[] = [],
+): { added: Record<string, string> } | Record<string, never> {
+  if (added.length === 0) return {};
+  return { added: Object.fromEntries(added.map((service) => [service.name, service.databaseUrl])) };
 }
 
 /**
@@ -39,7 +56,7 @@ export function stackTarget(input: StackTargetInput): StackTarget {
   return {
     gatewayUrl: `http://${input.host}:${String(input.ports.gateway)}`,
     ports: input.ports,
-    databases: { adminUrl: input.adminUrl, ...input.databases },
+    databases: { adminUrl: input.adminUrl, ...input.databases, ...addedDatabases(input.added) },
     faults: input.faults,
     ...(adminToken === undefined ? {} : { adminToken }),
   };

@@ -41,6 +41,8 @@ export const StackDatabases = z.object({
   notification: z.string(),
   paymentProvider: z.string(),
   eventStore: z.string(),
+  /** The services added with `pnpm new service`, by name; absent when there are none. */
+  added: z.record(z.string(), z.string()).exactOptional(),
 });
 export type StackDatabases = z.infer<typeof StackDatabases>;
 

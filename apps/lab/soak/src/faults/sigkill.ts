@@ -84,8 +84,10 @@ export const sigkillRelayHolder: FaultInjector = {
   inject: async ({ stack, seed }, fault) => {
     const held = await databasesWithHeldRelayLock(stack);
     const owners = Object.entries(stack.target.databases).flatMap(([name, url]) => {
+      // Only the saga's databases have a relay owner (`added` holds the added services' URLs).
+      if (!(name in RELAY_OWNER_BY_DATABASE) || typeof url !== 'string') return [];
       const database = new URL(url).pathname.slice(1);
-      if (!(name in RELAY_OWNER_BY_DATABASE) || !held.includes(database)) return [];
+      if (!held.includes(database)) return [];
       return [
         { owner: RELAY_OWNER_BY_DATABASE[name as keyof typeof RELAY_OWNER_BY_DATABASE], database },
       ];

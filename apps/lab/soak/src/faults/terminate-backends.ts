@@ -35,9 +35,10 @@ export const terminateBackends: FaultInjector = {
 async function terminateSome({ stack, seed }: FaultContext, fault: PlannedFault): Promise<string> {
   const client = await connectClient(stack.target.databases.adminUrl);
   try {
-    const databases = Object.entries(stack.target.databases)
-      .filter(([name]) => name !== 'adminUrl')
-      .map(([, url]) => new URL(url).pathname.slice(1));
+    // The saga's databases: not the admin one, nor those of services added with `pnpm new service`.
+    const databases = Object.entries(stack.target.databases).flatMap(([name, url]) =>
+      name === 'adminUrl' || typeof url !== 'string' ? [] : [new URL(url).pathname.slice(1)],
+    );
     const { rows } = await client.query<{ pid: number; application_name: string }>(
       `SELECT pid, application_name FROM pg_stat_activity
           WHERE datname = ANY($1) AND backend_type = 'client backend' AND pid <> pg_backend_pid()

@@ -29,7 +29,7 @@ export function serviceUrl(stack: LabStack, service: LabService): string {
   return `${gateway.protocol}//${gateway.hostname}:${String(port)}`;
 }
 
-type DatabaseName = Exclude<keyof LabStack['databases'], 'adminUrl'>;
+type DatabaseName = Exclude<keyof LabStack['databases'], 'adminUrl' | 'added'>;
 
 /** The database of a service; inventory-2 shares inventory's. */
 export function serviceDatabase(stack: LabStack, service: LabService | DatabaseName): string {

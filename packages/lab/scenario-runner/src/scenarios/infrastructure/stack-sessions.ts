@@ -42,11 +42,11 @@ export function databaseNameOf(url: string): string {
   return decodeURIComponent(new URL(url).pathname.slice(1));
 }
 
-/** The names of the stack's databases (not the admin one), from their URLs. */
+/** The names of the saga's databases (not the admin one, nor an added service's), from their URLs. */
 export function stackDatabaseNames(stack: LabStack): string[] {
-  const urls = Object.entries(stack.databases)
-    .filter(([name]) => name !== 'adminUrl')
-    .map(([, url]) => url);
+  const urls = Object.entries(stack.databases).flatMap(([name, url]) =>
+    name === 'adminUrl' || typeof url !== 'string' ? [] : [url],
+  );
   return [...new Set(urls.map(databaseNameOf))];
 }
 
