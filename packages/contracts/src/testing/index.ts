@@ -1,0 +1,1 @@
+export { zodArbitrary, zodStructureArbitrary, type Overrides } from './zod-arbitrary.js';
