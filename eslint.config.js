@@ -40,7 +40,9 @@ const SERVICES = [
   'notification',
   'gateway',
   'supervisor',
+  // lab:begin
   'console',
+  // lab:end
 ];
 const FAKE_EXTERNAL_SYSTEMS = ['payment-provider', 'mail-sink'];
 
@@ -180,6 +182,7 @@ export default tseslint.config(
       ],
     },
   },
+  // lab:begin
   {
     // The console's page runs in the browser: it bundles preact and its own
     // files only. Types may come from the console's API module and the
@@ -206,6 +209,7 @@ export default tseslint.config(
       ],
     },
   },
+  // lab:end
   {
     // Fitness checks: the pattern's guarantees as lint rules (docs/fitness-rules.md).
     plugins: { 'effectively-once': fitness },

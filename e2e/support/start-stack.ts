@@ -52,7 +52,7 @@ function tail(file: string, lines = 40): string {
 
 /**
  * `env` is added to the supervisor's environment last, so it can override
- * anything (e.g. `{ STACK_FAULTS: 'true' }` for lab mode, `{ STACK_CONSOLE: 'true' }` for the console).
+ * anything set here.
  *
  * @example
  * const stack = await startStack();
@@ -79,10 +79,12 @@ export async function startStack(
       STACK_DURABILITY: 'fast-for-tests',
       STACK_DATABASE_PREFIX: databasePrefix,
       STACK_STATE_FILE: stateFile,
+      // lab:begin
       // A test states the mode it needs; the developer's shell does not choose it.
       STACK_FAULTS: 'false',
       // The console is one more process: only the tests that use it start it.
       STACK_CONSOLE: 'false',
+      // lab:end
       ...input.env,
     },
     stdio: ['ignore', log, log, 'ipc'],

@@ -12,6 +12,15 @@ export const LAB_PATHS: readonly string[] = [
   'e2e/lab',
   // The supervisor's lab mode: lab-control, the fault proxy's links, the console process.
   'apps/supervisor/src/lab',
+  // The gateway's side of the console: its routes, the lineage and stuck-order routes it
+  // forwards to the console, their OpenAPI paths and the console's stand-in for tests.
+  'apps/gateway/src/lab',
+  // An order's lineage, which only the console assembles (ADR 0019): each service's
+  // GET /lineage route, the order service's timers for it, and its public body.
+  'packages/service-kit/src/lineage',
+  'packages/service-kit/src/lineage.ts',
+  'apps/order/src/order-lineage',
+  'packages/contracts/src/api/lineage.api.ts',
   // Their pages.
   'docs/console',
   'docs/console.md',
@@ -95,12 +104,8 @@ export const LAB_NAMES_KEPT: Readonly<Record<string, readonly string[]>> = {
   // pages and the scaffolder's workspace copy.
   'tooling/docs-check/repository.ts': ['apps/lab', 'packages/lab'],
   'tooling/scaffold/testing/workspace-copy.ts': ['apps/lab', 'packages/lab'],
-  // A lint rule that forbids the core to import the lab, and the console page's own lint rules.
-  'eslint.config.js': [
-    '**/packages/lab/*/src/**',
-    '@effectively-once/fault-injection',
-    'apps/lab/console/src/web/**/*.{ts,tsx}',
-  ],
+  // A lint rule that forbids the core to import the lab.
+  'eslint.config.js': ['**/packages/lab/*/src/**', '@effectively-once/fault-injection'],
   // The scaffolder asks whether the lab is here, and adds the lab's package only if it is.
   'tooling/scaffold/new-service.ts': ['apps/lab', 'packages/lab/fault-injection/package.json'],
   'tooling/scaffold/templates/service-files.ts': ['@effectively-once/fault-injection'],

@@ -27,6 +27,7 @@ export { LabRemovalError } from './lex.js';
 const MARKER_END = /^($|[\s:])/;
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git', '.stack', '.data']);
 const MIGRATIONS_LOCK = 'tooling/migrations.lock.json';
+const TSCONFIG = 'tsconfig.json';
 const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies'] as const;
 
 export interface FileEdit {
@@ -183,7 +184,10 @@ function without(
   };
 }
 
-/** A package.json without the lab's packages and lab-only dependencies; the root's without lab scripts. */
+/**
+ * A package.json without the lab's packages and lab-only dependencies, and
+ * without the entry points whose files are the lab's; the root's without lab scripts.
+ */
 function packageJsonEdit(file: string, text: string): FileEdit | undefined {
   const json = JSON.parse(text) as Json;
   const changes: string[] = [];
@@ -195,6 +199,15 @@ function packageJsonEdit(file: string, text: string): FileEdit | undefined {
       const { kept, dropped } = without(value, (name) => droppedPackages.has(name));
       changes.push(...dropped.map((name) => `${field} ${name}`));
       if (Object.keys(kept).length > 0) edited[field] = kept;
+    } else if (field === 'exports' && isRecord(value)) {
+      // An entry point inside a lab path (service-kit's `./lineage`) goes with its files.
+      const folder = path.posix.dirname(file);
+      const { kept, dropped } = without(value, (name) => {
+        const target = value[name];
+        return typeof target === 'string' && isLabPath(path.posix.join(folder, target));
+      });
+      changes.push(...dropped.map((name) => `exports ${name}`));
+      edited[field] = kept;
     } else if (field === 'scripts' && file === 'package.json' && isRecord(value)) {
       const { kept, dropped } = without(value, (name) => LAB_SCRIPTS.includes(name));
       changes.push(...dropped.map((name) => `script ${name}`));
@@ -227,6 +240,28 @@ function migrationsLockEdit(text: string): FileEdit | undefined {
   };
 }
 
+/** The root tsconfig.json without the `include` and `exclude` entries that look in lab folders. */
+function tsconfigEdit(text: string): FileEdit | undefined {
+  const json = JSON.parse(text) as Json;
+  const changes: string[] = [];
+  const edited: Json = {};
+  for (const [field, value] of Object.entries(json)) {
+    if ((field === 'include' || field === 'exclude') && Array.isArray(value)) {
+      const kept = value.filter((entry) => typeof entry !== 'string' || !isLabPath(entry));
+      changes.push(
+        ...value
+          .filter((entry) => !kept.includes(entry))
+          .map((entry) => `${field} ${String(entry)}`),
+      );
+      if (kept.length > 0) edited[field] = kept;
+    } else {
+      edited[field] = value;
+    }
+  }
+  if (changes.length === 0) return undefined;
+  return { file: TSCONFIG, changes, text: `${JSON.stringify(edited, null, 2)}\n` };
+}
+
 /**
  * What removing the lab from `root` would do; reads only.
  *
@@ -252,6 +287,9 @@ export function planRemoval(root: string): RemovalPlan {
       }
     } else if (path.posix.basename(file) === 'package.json') {
       const edit = packageJsonEdit(file, text);
+      if (edit !== undefined) edits.push(edit);
+    } else if (file === TSCONFIG) {
+      const edit = tsconfigEdit(text);
       if (edit !== undefined) edits.push(edit);
     } else if (file === MIGRATIONS_LOCK) {
       const edit = migrationsLockEdit(text);

@@ -325,6 +325,9 @@ describe('planRemoval on this repository', () => {
         ),
         'edit   package.json: script scenario',
         expect.stringMatching(/^edit {3}docs\/README\.md: region at line \d+/),
+        'edit   packages/service-kit/package.json: exports ./lineage',
+        'edit   tsconfig.json: include apps/lab/*/src',
+        'edit   tsconfig.json: exclude apps/lab/console/src/web',
         'edit   package.json: script typecheck: without "&& tsc -p apps/lab/console/src/web/tsconfig.json"',
       ]),
     );

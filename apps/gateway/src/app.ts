@@ -5,20 +5,23 @@ import { createHttpServer, type FastifyZodInstance } from '@effectively-once/ser
 import type { Upstreams } from './config.js';
 import { refuseDotSegments } from './dot-segments.js';
 import { registerAdminRoutes } from './routes/admin.routes.js';
-import { registerConsoleRoutes } from './routes/console.routes.js';
 import { registerForwardedRoutes } from './routes/forward.routes.js';
 import { registerHealthRoutes } from './routes/health.routes.js';
 import { registerIndexRoutes } from './routes/index.routes.js';
-import { registerLineageRoutes } from './routes/lineage.routes.js';
 import { registerOpenApiRoute } from './routes/openapi.routes.js';
+// lab:begin
+import { registerLabRoutes } from './lab/lab-routes.js';
+// lab:end
 
 /** The service kit's HTTP base: the same problem documents, request ids and timeouts as the services. */
 export type GatewayInstance = FastifyZodInstance;
 
 export interface GatewayOptions {
   upstreams: Upstreams;
+  // lab:begin
   /** The flow console's base URL: it then answers `/`, `/assets/*` and `/api/console/*`. */
   consoleUrl?: string | undefined;
+  // lab:end
   /** How long a forwarded request waits for the service's answer before 504. */
   upstreamTimeoutMs: number;
   /** How long /api/health waits for each service's /ready. */
@@ -66,17 +69,20 @@ export function buildApp(options: GatewayOptions): GatewayInstance {
   void app.register((scope, _options, done) => {
     registerForwardedRoutes(scope, options);
     registerAdminRoutes(scope, options);
-    registerLineageRoutes(scope, options);
-    if (options.consoleUrl !== undefined) {
-      registerConsoleRoutes(scope, {
-        consoleUrl: options.consoleUrl,
-        upstreamTimeoutMs: options.upstreamTimeoutMs,
-      });
-    }
+    // lab:begin
+    registerLabRoutes(scope, options);
+    // lab:end
     done();
   });
   registerHealthRoutes(app, options);
   registerOpenApiRoute(app);
-  registerIndexRoutes(app, { atRoot: options.consoleUrl === undefined });
+  // lab:begin
+  // With the console, `/` is the console's page: the JSON index is at /api only.
+  if (options.consoleUrl !== undefined) {
+    registerIndexRoutes(app, ['/api']);
+    return app;
+  }
+  // lab:end
+  registerIndexRoutes(app, ['/api', '/']);
   return app;
 }

@@ -18,8 +18,10 @@ const GatewayEnv = z.object({
   NOTIFICATION_URL: BaseUrl.default('http://127.0.0.1:3004'),
   PAYMENT_PROVIDER_URL: BaseUrl.default('http://127.0.0.1:3005'),
   MAIL_SINK_URL: BaseUrl.default('http://127.0.0.1:3006'),
+  // lab:begin
   /** The flow console (apps/lab/console): when set, the gateway serves it at `/`. */
   CONSOLE_URL: BaseUrl.optional(),
+  // lab:end
   /** How long a forwarded request may wait for the service's answer before 504. */
   UPSTREAM_TIMEOUT_MS: Milliseconds.default(10_000),
   /** How long /api/health waits for each service's /ready. */
@@ -35,8 +37,10 @@ export interface GatewayConfig {
   host: string;
   port: number;
   upstreams: Upstreams;
+  // lab:begin
   /** Where `/`, `/assets/*` and `/api/console/*` go; undefined: `/` is the JSON index. */
   consoleUrl: string | undefined;
+  // lab:end
   upstreamTimeoutMs: number;
   healthTimeoutMs: number;
   requestTimeoutMs: number;
@@ -69,7 +73,9 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       'payment-provider': e.PAYMENT_PROVIDER_URL,
       'mail-sink': e.MAIL_SINK_URL,
     },
+    // lab:begin
     consoleUrl: e.CONSOLE_URL,
+    // lab:end
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     healthTimeoutMs: e.HEALTH_TIMEOUT_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,

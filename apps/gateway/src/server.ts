@@ -11,7 +11,9 @@ const SHUTDOWN_TIMEOUT_MS = 10_000;
 const config = loadGatewayConfig();
 const app = buildApp({
   upstreams: config.upstreams,
+  // lab:begin
   consoleUrl: config.consoleUrl,
+  // lab:end
   upstreamTimeoutMs: config.upstreamTimeoutMs,
   healthTimeoutMs: config.healthTimeoutMs,
   requestTimeoutMs: config.requestTimeoutMs,

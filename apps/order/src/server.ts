@@ -6,8 +6,8 @@ import { combineMigrations } from '@effectively-once/postgres';
 import { runService } from '@effectively-once/service-kit';
 // lab:begin
 import { openFaultInjection } from '@effectively-once/fault-injection';
-// lab:end
 import { orderLineageTimers } from './order-lineage/order-lineage.timers.js';
+// lab:end
 import { orderMigrations } from './adapters/postgres/migrations/index.js';
 import type { OrderDatabase } from './adapters/postgres/order.database.js';
 import { orderSagaConsumer } from './order-saga/order-saga.consumer.js';
@@ -30,7 +30,9 @@ await runService<OrderDatabase>({
   buildApp: (resources) => buildApp({ ...resources, deadlines, summaries }, { logLevel }),
   consumers: (context) => [orderSagaConsumer({ ...context, deadlines })],
   // The order stream is appended to directly: no outbox, no relay.
+  // lab:begin
   lineageTimers: orderLineageTimers,
+  // lab:end
   // The saga's deadlines: timer rows in this database, fired by every running instance.
   workers: ({ db, store, now, log }) => [
     startDeadlineTimer({ deps: { db, store, now, log }, pollMs: timerPollMs }),

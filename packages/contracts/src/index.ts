@@ -3,7 +3,9 @@ export * from './api/emails.api.js';
 export * from './api/gateway.api.js';
 export * from './api/inventory.api.js';
 export * from './api/ledger.api.js';
+// lab:begin
 export * from './api/lineage.api.js';
+// lab:end
 export * from './api/notifications.api.js';
 export * from './api/orders.api.js';
 export * from './api/payments.api.js';

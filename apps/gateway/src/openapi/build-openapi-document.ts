@@ -11,9 +11,11 @@ import {
 import { gatewayPaths } from './paths/gateway.paths.js';
 import { inspectionPaths } from './paths/inspection.paths.js';
 import { inventoryPaths } from './paths/inventory.paths.js';
-import { lineagePaths } from './paths/lineage.paths.js';
 import { orderPaths } from './paths/orders.paths.js';
 import { BODY_REFUSALS, EDGE_REFUSALS } from './responses.js';
+// lab:begin
+import { lineagePaths } from '../lab/lineage.paths.js';
+// lab:end
 
 /** The version of the public API; see docs/api.md for what a change of it promises. */
 export const API_VERSION = '1.0.0';
@@ -94,12 +96,14 @@ export function buildOpenApiDocument(): oas31.OpenAPIObject {
         { name: 'emails', description: 'Mail the stand-in SMTP server received.' },
         {
           name: 'operations',
-          description: 'Health, this document, and the stuck orders (an operator route).',
+          description: 'Health, this document, and the routes for operators.',
         },
       ],
       paths: withEdgeRefusals({
         ...orderPaths,
+        // lab:begin
         ...lineagePaths,
+        // lab:end
         ...inventoryPaths,
         ...inspectionPaths,
         ...gatewayPaths,

@@ -1,5 +1,4 @@
-// GET /api, and GET / when the gateway runs without the console: where to go
-// from here, as JSON. With the console, `/` is the console's page.
+// GET /api and GET /: where to go from here, as JSON.
 import type { GatewayInstance } from '../app.js';
 
 const LINKS = {
@@ -18,10 +17,11 @@ const INDEX = {
 } as const;
 
 /**
+ * The index at each of `paths`.
+ *
  * @example
- * registerIndexRoutes(app, { atRoot: options.consoleUrl === undefined });
+ * registerIndexRoutes(app, ['/api', '/']);
  */
-export function registerIndexRoutes(app: GatewayInstance, options: { atRoot: boolean }): void {
-  app.get('/api', () => INDEX);
-  if (options.atRoot) app.get('/', () => INDEX);
+export function registerIndexRoutes(app: GatewayInstance, paths: readonly string[]): void {
+  for (const path of paths) app.get(path, () => INDEX);
 }

@@ -14,7 +14,9 @@ export interface GatewayUnderTest {
 export async function startGatewayUnderTest(
   input: {
     upstreams?: Partial<Upstreams>;
+    // lab:begin
     consoleUrl?: string;
+    // lab:end
     upstreamTimeoutMs?: number;
     healthTimeoutMs?: number;
     requestTimeoutMs?: number;
@@ -48,7 +50,9 @@ export async function startGatewayUnderTest(
       'mail-sink': mailSink.url,
       ...input.upstreams,
     },
+    // lab:begin
     consoleUrl: input.consoleUrl,
+    // lab:end
     upstreamTimeoutMs: input.upstreamTimeoutMs ?? 2_000,
     healthTimeoutMs: input.healthTimeoutMs ?? 500,
     requestTimeoutMs: input.requestTimeoutMs ?? 2_000,

@@ -15,7 +15,9 @@ import type { ConsumerHandler } from '../consumer/handler.js';
 import type { FaultPoints } from '../faults/fault-points.js';
 import type { FaultsConfig } from '../faults/fault-settings.js';
 import type { FastifyZodInstance } from '../http/create-http-server.js';
+// lab:begin
 import type { LineageTimerRow } from '../lineage/lineage.routes.js';
+// lab:end
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 
 /** Anything runService closes at shutdown. */
@@ -114,10 +116,12 @@ export interface ServiceDeclaration<Database> {
    * the store itself (the order stream).
    */
   outbox?: OutboxDeclaration<Database> | undefined;
-  /** The order's durable timers, for its lineage. */
+  // lab:begin
+  /** The order's durable timers, for its lineage (which only the lab's console asks for). */
   lineageTimers?:
     | ((resources: ServiceResources<Database>) => (orderId: string) => Promise<LineageTimerRow[]>)
     | undefined;
+  // lab:end
   /** What runs beside the consumers (timers, pollers); closed right after them. */
   workers?: ((context: ServiceContext<Database>) => readonly Closable[]) | undefined;
   /** Clients the handlers use (an SMTP transport); closed after HTTP, since an operator's replay may still use them. */

@@ -1,13 +1,16 @@
 // The routes every saga service has beside its own, registered from the
-// declared consumers: parked messages, lineage, the lab's (lab mode only) and
-// the consumer operations (marker pruning, replay). The /admin ones exist
-// only with an ADMIN_TOKEN.
-import { markerView, type IdempotencyTables } from '@effectively-once/idempotency';
+// declared consumers: parked messages, lineage (for the lab's console), the
+// lab's (lab mode only) and the consumer operations (marker pruning, replay).
+// The /admin ones exist only with an ADMIN_TOKEN.
+import type { IdempotencyTables } from '@effectively-once/idempotency';
 import type { FastifyZodInstance } from '../http/create-http-server.js';
 import { registerConsumerOperationRoutes } from '../http/consumer-operations.routes.js';
 import { registerParkedMessageRoutes } from '../http/parked-messages.routes.js';
+// lab:begin
+import { markerView } from '@effectively-once/idempotency';
 import { registerLineageRoute } from '../lineage/lineage.routes.js';
 import { declaredOutbox } from './declared-outbox.js';
+// lab:end
 import type {
   DeclaredConsumer,
   ServiceDeclaration,
@@ -39,7 +42,8 @@ export function registerServiceRoutes<Database extends IdempotencyTables>(
       adminToken: config.adminToken,
     });
   }
-  const timers = declaration.lineageTimers?.(resources);
+  // lab:begin
+  // Only the console asks it (ADR 0019): it goes with the lab.
   registerLineageRoute(app, {
     service: config.service,
     consumers: consumers.map(({ consumer, eventTypes }) => ({
@@ -48,8 +52,9 @@ export function registerServiceRoutes<Database extends IdempotencyTables>(
     })),
     markers: markerView(db),
     outbox: declaredOutbox(db, declaration.outbox),
-    timers,
+    timers: declaration.lineageTimers?.(resources),
   });
+  // lab:end
   lab?.registerRoutes(app);
   registerConsumerOperationRoutes(app, {
     db,

@@ -120,6 +120,10 @@ describe('startService', () => {
       return events.length > 0 ? events : undefined;
     });
     expect(published.map((event) => event.type)).toEqual(['TinyGreeted']);
+    // Caused by the message the consumer handled.
+    expect(published[0]?.metadata.causationId).toBe(placedId);
+    // lab:begin
+    // The lineage route (the lab's console asks it) reports the declared consumer and its marker.
     const lineage = (await (
       await fetch(`${url}/lineage/${orderId}?messageIds=${placedId}`)
     ).json()) as {
@@ -129,6 +133,7 @@ describe('startService', () => {
     };
     expect(lineage.consumers).toEqual([{ consumer: greeter.name, eventTypes: ['OrderPlaced'] }]);
     expect(lineage.markers).toMatchObject([{ consumer: greeter.name, messageId: placedId }]);
+    // lab:end
     const metrics = await (await fetch(`${url}/metrics`)).text();
     // The marker rows are reported for the declared consumer without the service naming it again.
     expect(metrics).toMatch(/eo_processed_message_rows\{[^}]*consumer="tiny-greeter-v1"[^}]*\} 1/);

@@ -1,7 +1,7 @@
 // The console through the gateway: its three prefixes reach it as they came,
 // and an event stream lives as long as the browser keeps it open.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeConsole, type FakeConsole } from '../testing/fake-console.js';
+import { startFakeConsole, type FakeConsole } from './fake-console.js';
 import { startGatewayUnderTest, type GatewayUnderTest } from '../testing/gateway-under-test.js';
 
 const UPSTREAM_TIMEOUT_MS = 300;

@@ -3,7 +3,12 @@
 // outcomes and each service's own database (docs/lineage.md).
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { OrderLineage, StuckOrderList, OrderIdParams } from '@effectively-once/contracts';
-import { INVALID_REQUEST, UPSTREAM_FAILURES, jsonResponse, problemResponse } from '../responses.js';
+import {
+  INVALID_REQUEST,
+  UPSTREAM_FAILURES,
+  jsonResponse,
+  problemResponse,
+} from '../openapi/responses.js';
 
 export const lineagePaths: ZodOpenApiPathsObject = {
   '/api/orders/{orderId}/lineage': {

@@ -1,7 +1,7 @@
 // The lineage and stuck-order routes reach the console, which assembles them,
 // with the client's Authorization header; without a console they answer 503.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeConsole, type FakeConsole } from '../testing/fake-console.js';
+import { startFakeConsole, type FakeConsole } from './fake-console.js';
 import { startGatewayUnderTest, type GatewayUnderTest } from '../testing/gateway-under-test.js';
 
 const ORDER_ID = '0b7c6f64-3b7e-4c39-9d7e-1f0a2f6f3a10';

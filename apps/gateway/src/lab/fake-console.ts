@@ -4,7 +4,7 @@
 // stream's connection closes.
 import Fastify from 'fastify';
 import { z } from 'zod';
-import type { ReceivedRequest } from './fake-service.js';
+import type { ReceivedRequest } from '../testing/fake-service.js';
 
 export interface FakeConsole {
   url: string;
