@@ -4,7 +4,7 @@
 // local pnpm store by `pnpm lab:remove` itself. Used by the proof in `pnpm test`
 // and by `pnpm lab:check`.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { planRemoval, type RemovalPlan } from './remove-lab.js';
@@ -12,6 +12,8 @@ import { planRemoval, type RemovalPlan } from './remove-lab.js';
 export interface TemplateCopy {
   readonly root: string;
   readonly plan: RemovalPlan;
+  /** The text each file the plan edits had before the removal, by its relative path. */
+  readonly originals: ReadonlyMap<string, string>;
   /** Runs a command in the copy; throws with its output when it fails. */
   run(command: string, args: readonly string[]): string;
   remove(): void;
@@ -55,6 +57,7 @@ function run(cwd: string, command: string, args: readonly string[]): string {
 export function makeTemplateCopy(root: string): TemplateCopy {
   const copyRoot = mkdtempSync(path.join(tmpdir(), 'eo-template-'));
   let plan: RemovalPlan;
+  const originals = new Map<string, string>();
   try {
     for (const file of workingTreeFiles(root)) {
       mkdirSync(path.dirname(path.join(copyRoot, file)), { recursive: true });
@@ -63,6 +66,9 @@ export function makeTemplateCopy(root: string): TemplateCopy {
     // A fork is a git checkout, and tools such as the scaffolder's test list files with git.
     run(copyRoot, 'git', ['init', '--quiet']);
     plan = planRemoval(copyRoot);
+    for (const { file } of plan.edits) {
+      originals.set(file, readFileSync(path.join(copyRoot, file), 'utf8'));
+    }
     // The command a fork runs, from the copy's own files; tsx comes from this checkout,
     // since the copy has no node_modules until the command installs them.
     run(copyRoot, process.execPath, [
@@ -77,6 +83,7 @@ export function makeTemplateCopy(root: string): TemplateCopy {
   return {
     root: copyRoot,
     plan,
+    originals,
     run: (command, args) => run(copyRoot, command, args),
     remove: () => rmSync(copyRoot, { recursive: true, force: true }),
   };
