@@ -69,5 +69,5 @@ if (existsSync(prettier) && edited.length > 0) {
 }
 process.stdout.write(
   `lab removed: ${String(plan.deletions.length)} folders and files deleted, ${String(edited.length)} files edited. ` +
-    'Run pnpm test to see the template pass without it.\n',
+    'The lab regions of the code and the docs went with it. Now run pnpm test.\n',
 );
