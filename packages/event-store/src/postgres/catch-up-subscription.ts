@@ -12,7 +12,7 @@ import type { EventStoreTables } from './event-store.tables.js';
 import { openListenerSession, type ListenerSession } from './listener-session.js';
 import { heldBackBackoff } from './held-back.js';
 import { loadXmin } from './idle-state.js';
-import { hasUnreadEvents, readPage, toRecordedEvent } from './read.js';
+import { readPage, toRecordedEvent } from './read.js';
 import { closableIterable } from './closable-iterable.js';
 
 const PAGE_SIZE = 500;
@@ -46,7 +46,7 @@ export function openCatchUpSubscription(options: CatchUpOptions): CatchUpSubscri
       while (!closed) {
         const failure = listener.failure();
         if (failure !== undefined) throw failure;
-        const { rows, scannedTo } = await readPage(options.db, {
+        const { rows, scannedTo, heldBack } = await readPage(options.db, {
           after,
           maxCount: PAGE_SIZE,
           filter: options.filter,
@@ -59,7 +59,7 @@ export function openCatchUpSubscription(options: CatchUpOptions): CatchUpSubscri
         if (rows.length < PAGE_SIZE) {
           // Past the events the filter skipped too, so they are never read again.
           if (scannedTo !== undefined && comparePositions(scannedTo, after) > 0) after = scannedTo;
-          await waitForMore(listener, backoff, after);
+          await waitForMore(listener, backoff, heldBack);
         }
       }
     } finally {
@@ -75,9 +75,9 @@ export function openCatchUpSubscription(options: CatchUpOptions): CatchUpSubscri
   async function waitForMore(
     listener: ListenerSession,
     backoff: ReturnType<typeof heldBackBackoff>,
-    after: GlobalPosition,
+    heldBack: boolean,
   ): Promise<void> {
-    if (!(await hasUnreadEvents(options.db, { after, filter: options.filter }))) {
+    if (!heldBack) {
       await listener.wakeup.wait(options.pollIntervalMs);
       return;
     }

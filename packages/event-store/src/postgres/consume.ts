@@ -39,9 +39,7 @@ export async function consumeRound(
 ): Promise<ConsumeRound> {
   const { rows } = await sql<ConsumeRow>`
     SELECT * FROM es_consume(${input.groupId}, ${input.consumerId}, ${input.limit}, ${input.reclaim},
-                             ${input.acked}::bigint[])`.execute(
-    db,
-  );
+                             ${input.acked}::bigint[])`.execute(db);
   const leased = rows.filter(isLeased);
   const idleRow = rows.find((row) => !isLeased(row));
   return {

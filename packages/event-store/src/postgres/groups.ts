@@ -52,7 +52,7 @@ function toFilter(kind: string, values: string[]): SubscriptionFilter {
  */
 function initialCursor(startFrom: Exclude<StartFrom, TimeStart>) {
   if (startFrom === 'start') return sql`'0'::xid8, 0`;
-  if (startFrom === 'end') return sql`pg_snapshot_xmin(pg_current_snapshot()), 0`;
+  if (startFrom === 'end') return sql`(SELECT es_horizon()), 0`;
   // Inclusive, as in EventStoreDB: start just before the given position.
   return sql`${startFrom.commit.toString()}::xid8, ${(startFrom.prepare - 1n).toString()}::bigint`;
 }
@@ -93,7 +93,7 @@ async function cursorBefore(db: Kysely<EventStoreTables>, group: string, since: 
     SELECT c.transaction_id::text AS transaction_id, c.global_position::text AS global_position
       FROM (SELECT transaction_id, global_position FROM candidate
             UNION ALL
-            SELECT pg_snapshot_xmin(pg_current_snapshot()), 0::bigint) c
+            SELECT es_horizon(), 0::bigint) c
      ORDER BY c.transaction_id, c.global_position
      LIMIT 1`.execute(db);
   const [cursor] = rows;

@@ -1,11 +1,12 @@
-// An event that commits while an older transaction is still running sits at or
-// above the snapshot's xmin, and readers must not pass it yet. If that older
+// An event that commits while an older transaction of the store's database is
+// still running sits at or above the horizon, and readers must not pass it yet. If that older
 // transaction writes no event (an acknowledgment, a lease), it sends no
 // notification when it ends: a consumer that waited for one would lose a whole
 // poll interval. This test sets the poll interval to a minute, so only the
 // recheck can deliver in time. (The catch-up subscription follows the same rule,
-// hasUnreadEvents; no hook shows when it has read, so no test can pin the
-// moment the way onGroupPumped does here.)
+// readPage's heldBack; no hook shows when it has read, so no test can pin the
+// moment the way onGroupPumped does here.) A transaction in another database
+// can never write an event, so it holds nothing back (ADR 0027).
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -17,9 +18,11 @@ import { createPostgresEventStore } from './postgres-event-store.js';
 const { url } = await createTestDatabase(eventStoreMigrations);
 const A_MINUTE = 60_000;
 
-/** A transaction with an xid that writes no event: it holds the snapshot's xmin back until it ends. */
-async function openOlderTransaction(): Promise<{ end: () => Promise<void> }> {
-  const client = new pg.Client({ connectionString: url });
+const otherDatabase = await createTestDatabase({});
+
+/** A transaction with an xid that writes no event: in the store's database it holds the horizon back until it ends. */
+async function openOlderTransaction(databaseUrl = url): Promise<{ end: () => Promise<void> }> {
+  const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   await client.query('BEGIN');
   await client.query('SELECT pg_current_xact_id()');
@@ -62,6 +65,43 @@ describe('events held back by an older transaction', () => {
       expect(Date.now() - startedAt).toBeLessThan(5_000);
       await delivery?.ack();
     } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a transaction running in another database of the same server', () => {
+  it('holds nothing back: the event reaches a subscription and readAll while it still runs', async () => {
+    let pumps = 0;
+    const store = createPostgresEventStore({
+      url,
+      pollIntervalMs: A_MINUTE,
+      onGroupPumped: () => (pumps += 1),
+    });
+    const elsewhere = await openOlderTransaction(otherDatabase.url);
+    try {
+      const prefix = uniqueName('elsewhere');
+      const group = uniqueName('group');
+      await store.createSubscriptionGroup(group, {
+        filter: { kind: 'stream_prefix', prefixes: [prefix] },
+        startFrom: 'start',
+      });
+      const deliveries = receive(store.subscribeToGroup(group));
+      await waitUntil(() => (pumps > 0 ? true : undefined), 'the consumer has pumped once');
+
+      // Given a transaction with an xid older than the event, in another database
+      // When an event is appended while it is still open
+      const [event] = newEvents(1);
+      await store.appendToStream(`${prefix}-1`, [event!], { expectedRevision: 'no_stream' });
+
+      // Then the subscription and readAll both have it (a minute's poll could not deliver it)
+      const [delivery] = await deliveries.atLeast(1, 5_000);
+      expect(delivery?.event.id).toBe(event!.id);
+      await delivery?.ack();
+      const read = await store.readAll({ filter: { kind: 'stream_prefix', prefixes: [prefix] } });
+      expect(read.map((recorded) => recorded.id)).toEqual([event!.id]);
+    } finally {
+      await elsewhere.end();
       await store.close();
     }
   });

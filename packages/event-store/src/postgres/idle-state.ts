@@ -24,6 +24,6 @@ export interface IdleState {
 export async function loadXmin(db: Kysely<EventStoreTables>): Promise<string> {
   const { rows } = await sql<{
     xmin: string;
-  }>`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`.execute(db);
+  }>`SELECT es_horizon()::text AS xmin`.execute(db);
   return rows[0]?.xmin ?? '';
 }

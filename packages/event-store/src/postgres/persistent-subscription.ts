@@ -25,6 +25,8 @@ import { loadXmin, type IdleState } from './idle-state.js';
 import { toRecordedEvent } from './read.js';
 import { closableIterable } from './closable-iterable.js';
 
+const noop = (): void => undefined;
+
 interface PendingAck {
   groupId: number;
   position: number;
@@ -61,10 +63,14 @@ export function openPersistentSubscription(
   let session: ConsumerSession | undefined;
   // Leased but not yet handed to the handler, with their positions.
   const buffer: { position: number; delivery: Delivery }[] = [];
-  // Where the loop is: an ack waits for the next round only while the loop
-  // will get to one by itself ('round') or can be woken for one ('waiting').
-  // Suspended at a yield it may not resume until a slot frees, which could
-  // wait on this very ack, so then the ack goes alone.
+  // Where the loop is. An ack resolves when the round that carries it commits
+  // while the loop will get to one by itself ('round') or can be woken for one
+  // ('waiting'). Suspended at a yield, the loop may resume only once a slot
+  // frees, which could be waiting on this very ack: the ack resolves at once
+  // and its position rides with the next round all the same. An ack lost that
+  // way (the process dies first) only redelivers a message whose effect is
+  // already committed, which the consumer's marker turns into a duplicate.
+  // EventStoreDB's client does the same: an ack resolves once it is sent.
   let loopState: 'round' | 'waiting' | 'yielded' = 'round';
   let acksForRound: PendingAck[] = [];
 
@@ -101,17 +107,30 @@ export function openPersistentSubscription(
   };
 
   const ack = (groupId: number, position: number): Promise<void> => {
-    if (loopState === 'yielded') return acksOf(groupId).ack(position);
+    if (loopState === 'yielded') {
+      acksForRound.push({ groupId, position, resolve: noop, reject: noop });
+      return Promise.resolve();
+    }
     return new Promise<void>((resolve, reject) => {
       acksForRound.push({ groupId, position, resolve, reject });
       if (loopState === 'waiting') session?.wakeup.signal();
     });
   };
 
-  /** Sends the acks waiting for a round on their own: the loop will not run one for them. */
-  const sendAcksAlone = (acks: readonly PendingAck[]): void => {
-    for (const pending of acks) {
-      acksOf(pending.groupId).ack(pending.position).then(pending.resolve, pending.reject);
+  /** Sends acks on their own, for when no round will carry them. */
+  const sendAcksAlone = (acks: readonly PendingAck[]): Promise<unknown> =>
+    Promise.allSettled(
+      acks.map((pending) =>
+        acksOf(pending.groupId).ack(pending.position).then(pending.resolve, pending.reject),
+      ),
+    );
+
+  /** Resolves the acks waiting for a round now: the loop is about to be suspended. */
+  const releaseAckWaiters = (): void => {
+    for (const pending of acksForRound) {
+      pending.resolve();
+      pending.resolve = noop;
+      pending.reject = noop;
     }
   };
 
@@ -124,7 +143,7 @@ export function openPersistentSubscription(
     const taken = acksForRound;
     acksForRound = [];
     const riding = taken.filter((pending) => pending.groupId === group.group_id);
-    sendAcksAlone(taken.filter((pending) => pending.groupId !== group.group_id));
+    void sendAcksAlone(taken.filter((pending) => pending.groupId !== group.group_id));
     // The acks that ride are deleted before the lease, so their slots count as free.
     const capacity = (options.maxInFlight ?? group.max_in_flight) - inFlight + riding.length;
     waitingForSlot = capacity <= 0;
@@ -133,7 +152,7 @@ export function openPersistentSubscription(
       group.consumer_strategy !== 'dispatch_to_single' ||
       (await consumer.tryLead(group.group_id));
     if (waitingForSlot || !leading) {
-      sendAcksAlone(riding);
+      void sendAcksAlone(riding);
       return { leased: 0, limit: 0, idle: undefined };
     }
     let round: Awaited<ReturnType<typeof consumeRound>>;
@@ -193,9 +212,7 @@ export function openPersistentSubscription(
         if (failure !== undefined) throw failure;
         const next = buffer.shift();
         if (next !== undefined) {
-          // Acks that came during the round would wait on a loop that may not resume.
-          sendAcksAlone(acksForRound);
-          acksForRound = [];
+          releaseAckWaiters();
           loopState = 'yielded';
           yield next.delivery;
           loopState = 'round';
@@ -235,8 +252,10 @@ export function openPersistentSubscription(
     } finally {
       closed = true;
       loopState = 'yielded';
-      sendAcksAlone(acksForRound);
+      // Before the leases go back: an acknowledged message must not be handed out again.
+      const unsent = acksForRound;
       acksForRound = [];
+      await sendAcksAlone(unsent);
       await releaseConsumerLeases(db, {
         groupId: group.group_id,
         consumerId: consumer.consumerId,

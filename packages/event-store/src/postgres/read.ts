@@ -101,40 +101,11 @@ export async function readAllRows(
   const { rows } = await sql<EventRow>`
     SELECT ${EVENT_COLUMNS} FROM es_event e
      WHERE (e.transaction_id, e.global_position) > (${options.after.commit.toString()}::xid8, ${options.after.prepare.toString()}::bigint)
-       AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       AND e.transaction_id < (SELECT es_horizon())
        AND ${filterCondition(options.filter)}
      ORDER BY e.transaction_id, e.global_position
      LIMIT ${options.maxCount}`.execute(db);
   return rows;
-}
-
-/**
- * True when events after `after` (and matching `filter`) exist that the last
- * read did not return. A read stops below the snapshot's xmin, so an event
- * committed while an older transaction still runs is held back. That older
- * transaction may write no event (an acknowledgment, a lease) and so send no
- * notification when it ends: a reader that waited for one would lose a whole
- * poll interval. It looks again once the xmin moved instead (held-back.ts).
- * (Asked after a short read, so whatever it finds was held back, or committed since.)
- *
- * @example
- * const held = await hasUnreadEvents(db, { after, filter });
- */
-export async function hasUnreadEvents(
-  db: Kysely<EventStoreTables>,
-  options: { after: GlobalPosition; filter?: SubscriptionFilter | undefined },
-): Promise<boolean> {
-  // ORDER BY: without it the planner may scan the whole log for a LIMIT 1
-  // that finds nothing; in index order it stops at the cursor's bound.
-  const { rows } = await sql<{ unread: boolean }>`
-    SELECT EXISTS (
-      SELECT 1 FROM es_event e
-       WHERE (e.transaction_id, e.global_position) > (${options.after.commit.toString()}::xid8, ${options.after.prepare.toString()}::bigint)
-         AND ${filterCondition(options.filter)}
-       ORDER BY e.transaction_id, e.global_position
-       LIMIT 1
-    ) AS unread`.execute(db);
-  return rows[0]?.unread ?? false;
 }
 
 /**
@@ -144,22 +115,30 @@ export async function hasUnreadEvents(
  * The follower moves its cursor there: everything up to it was read, match
  * or not, and nothing new can appear below the xmin. Without this a cursor
  * that only moved on matching events would re-read every event after its
- * last match on each wake: a cost that grows with the log.
+ * last match on each wake: a cost that grows with the log. `heldBack`, from
+ * the same statement, says whether matching events wait at or above the
+ * horizon (held back by an older transaction, or committed since), which a
+ * second statement asked before.
  *
  * @example
- * const { rows, scannedTo } = await readPage(db, { after, maxCount: 500, filter });
+ * const { rows, scannedTo, heldBack } = await readPage(db, { after, maxCount: 500, filter });
  */
 export async function readPage(
   db: Kysely<EventStoreTables>,
   options: { after: GlobalPosition; maxCount: number; filter?: SubscriptionFilter | undefined },
-): Promise<{ rows: EventRow[]; scannedTo: GlobalPosition | undefined }> {
+): Promise<{ rows: EventRow[]; scannedTo: GlobalPosition | undefined; heldBack: boolean }> {
+  const after = sql`(${options.after.commit.toString()}::xid8, ${options.after.prepare.toString()}::bigint)`;
   const { rows } = await sql<
-    Partial<EventRow> & { end_position: number; end_transaction_id: string }
+    Partial<EventRow> & {
+      end_position: number | null;
+      end_transaction_id: string | null;
+      held_back: boolean;
+    }
   >`
-    WITH horizon AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),
+    WITH horizon AS (SELECT es_horizon() AS xmin),
     page AS (
       SELECT e.transaction_id AS order_transaction_id, ${EVENT_COLUMNS} FROM es_event e, horizon h
-       WHERE (e.transaction_id, e.global_position) > (${options.after.commit.toString()}::xid8, ${options.after.prepare.toString()}::bigint)
+       WHERE (e.transaction_id, e.global_position) > ${after}
          AND e.transaction_id < h.xmin
          AND ${filterCondition(options.filter)}
        ORDER BY e.transaction_id, e.global_position
@@ -170,18 +149,28 @@ export async function readPage(
        WHERE e.transaction_id < h.xmin
        ORDER BY e.transaction_id DESC, e.global_position DESC
        LIMIT 1
+    ), held AS (
+      SELECT EXISTS (
+        SELECT 1 FROM es_event e, horizon h
+         WHERE (e.transaction_id, e.global_position) > ${after}
+           AND e.transaction_id >= h.xmin
+           AND ${filterCondition(options.filter)}
+         ORDER BY e.transaction_id, e.global_position
+         LIMIT 1) AS held_back
     )
-    -- One row per page row, or one with only the end when the page is empty.
-    SELECT s.end_position, s.end_transaction_id, p.* FROM stable_end s LEFT JOIN page p ON true
+    -- One row per page row, or one with only the end and the held-back flag.
+    SELECT s.end_position, s.end_transaction_id, hb.held_back, p.*
+      FROM held hb LEFT JOIN stable_end s ON true LEFT JOIN page p ON true
      ORDER BY p.order_transaction_id, p.global_position`.execute(db);
   const page = rows.filter((row): row is EventRow & typeof row => row.event_id != null);
   const end = rows[0];
   return {
     rows: page,
     scannedTo:
-      page.length < options.maxCount && end !== undefined
+      page.length < options.maxCount && end?.end_transaction_id != null && end.end_position != null
         ? { commit: BigInt(end.end_transaction_id), prepare: BigInt(end.end_position) }
         : undefined,
+    heldBack: end?.held_back === true,
   };
 }
 

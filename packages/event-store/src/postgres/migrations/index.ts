@@ -3,6 +3,7 @@ import * as createEventStore from './2026-11-30T01-00-create-event-store.js';
 import * as flowControl from './2026-12-01T00-00-flow-control.js';
 import * as consumeInOneCall from './2026-12-01T02-00-consume-in-one-call.js';
 import * as acksRideWithLeases from './2026-12-02T00-00-acks-ride-with-leases.js';
+import * as horizonOfThisDatabase from './2026-12-02T01-00-horizon-of-this-database.js';
 
 /** The embedded event store's tables; run them in the database that holds the store. */
 export const eventStoreMigrations: Migrations = {
@@ -10,4 +11,5 @@ export const eventStoreMigrations: Migrations = {
   '2026-12-01T00-00-flow-control': flowControl,
   '2026-12-01T02-00-consume-in-one-call': consumeInOneCall,
   '2026-12-02T00-00-acks-ride-with-leases': acksRideWithLeases,
+  '2026-12-02T01-00-horizon-of-this-database': horizonOfThisDatabase,
 };

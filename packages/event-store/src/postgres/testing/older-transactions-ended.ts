@@ -27,7 +27,7 @@ export async function olderTransactionsEnded(url: string): Promise<void> {
     const deadline = Date.now() + GIVE_UP_MS;
     for (;;) {
       const { rows } = await sql<{ ended: boolean }>`
-        SELECT coalesce(pg_snapshot_xmin(pg_current_snapshot()) > max(transaction_id), true) AS ended
+        SELECT coalesce(es_horizon() > max(transaction_id), true) AS ended
           FROM es_event`.execute(db);
       if (rows[0]?.ended === true) return;
       if (Date.now() > deadline)
