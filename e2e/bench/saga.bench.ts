@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { OrderResource } from '@effectively-once/contracts';
 import { createPostgresEventStore } from '@effectively-once/event-store';
 import { writeBenchmarkSection } from '../../tooling/benchmarks-doc.js';
@@ -32,6 +33,25 @@ const PLAN = {
   seededEvents: 200_000,
 } as const;
 const TARGET = { ordersPerSecond: 100, p99Ms: 300 };
+
+// For profiling one change: `--loads 10,50 --no-seed --no-docs` runs only
+// those rows and prints them without touching docs/benchmarks.md.
+const { values: ARGS } = parseArgs({
+  options: {
+    loads: { type: 'string' },
+    'no-seed': { type: 'boolean', default: false },
+    'no-docs': { type: 'boolean', default: false },
+  },
+});
+function plannedLoads(): readonly { perSecond: number; seconds: number }[] {
+  if (ARGS.loads === undefined) return PLAN.loads;
+  return ARGS.loads.split(',').map((text) => {
+    const perSecond = Number(text);
+    if (!Number.isInteger(perSecond) || perSecond <= 0)
+      throw new Error(`--loads takes orders per second separated by commas, not "${text}"`);
+    return { perSecond, seconds: 15 };
+  });
+}
 
 interface LoadResult {
   label?: string;
@@ -72,28 +92,31 @@ async function main(): Promise<void> {
       return { ...result, resources, ...(label === undefined ? {} : { label }) };
     };
     const results: LoadResult[] = [];
-    for (const load of PLAN.loads) {
+    const loads = plannedLoads();
+    for (const load of loads) {
       process.stdout.write(`  ${String(load.perSecond)} orders/s for ${String(load.seconds)} s\n`);
       results.push(await measured(load));
     }
-    const first = PLAN.loads[0];
-    process.stdout.write(
-      `  seeding ${String(PLAN.seededEvents)} events, then the first row again\n`,
-    );
-    await seedEvents(store, PLAN.seededEvents);
-    // Measure the long log, not the catching up: every group first reads past the seeded events.
-    await groupsCaughtUp(observer);
-    await offerLoad(stack.gatewayUrl, PLAN.warmup, ended, waiters);
-    results.push(
-      await measured(
-        first,
-        `${String(first.perSecond)}, ${String(PLAN.seededEvents / 1000)}k events stored`,
-      ),
-    );
+    const first = loads[0];
+    if (!ARGS['no-seed'] && first !== undefined) {
+      process.stdout.write(
+        `  seeding ${String(PLAN.seededEvents)} events, then the first row again\n`,
+      );
+      await seedEvents(store, PLAN.seededEvents);
+      // Measure the long log, not the catching up: every group first reads past the seeded events.
+      await groupsCaughtUp(observer);
+      await offerLoad(stack.gatewayUrl, PLAN.warmup, ended, waiters);
+      results.push(
+        await measured(
+          first,
+          `${String(first.perSecond)}, ${String(PLAN.seededEvents / 1000)}k events stored`,
+        ),
+      );
+    }
     await observer.end();
     const section = formatSection(results, loadAtStart);
     process.stdout.write(`${section}\n`);
-    await writeBenchmarkSection(BENCHMARKS_FILE, 'saga', section);
+    if (!ARGS['no-docs']) await writeBenchmarkSection(BENCHMARKS_FILE, 'saga', section);
   } finally {
     await ends.close();
     await store.close();
