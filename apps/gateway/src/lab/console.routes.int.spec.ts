@@ -18,7 +18,7 @@ let gateway: GatewayUnderTest;
 beforeAll(async () => {
   fakeConsole = await startFakeConsole();
   gateway = await startGatewayUnderTest({
-    consoleUrl: fakeConsole.url,
+    options: { consoleUrl: fakeConsole.url },
     upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS,
   });
 });
@@ -87,7 +87,7 @@ describe('the gateway forwards the console', () => {
   });
 
   it('answers 503 UPSTREAM_UNAVAILABLE when the console is down', async () => {
-    const down = await startGatewayUnderTest({ consoleUrl: 'http://127.0.0.1:9' });
+    const down = await startGatewayUnderTest({ options: { consoleUrl: 'http://127.0.0.1:9' } });
     try {
       const response = await fetch(`${down.url}/`);
       expect(response.status).toBe(503);

@@ -11,7 +11,7 @@ let gateway: GatewayUnderTest;
 let withoutConsole: GatewayUnderTest;
 beforeAll(async () => {
   fakeConsole = await startFakeConsole();
-  gateway = await startGatewayUnderTest({ consoleUrl: fakeConsole.url });
+  gateway = await startGatewayUnderTest({ options: { consoleUrl: fakeConsole.url } });
   withoutConsole = await startGatewayUnderTest();
 });
 afterAll(async () => {

@@ -1,6 +1,6 @@
 // The gateway listening on a free port in front of one fake per service.
 import type { ServiceName } from '@effectively-once/contracts';
-import { buildApp, type GatewayInstance } from '../app.js';
+import { buildApp, type GatewayInstance, type GatewayOptions } from '../app.js';
 import type { Upstreams } from '../config.js';
 import { startFakeService, type FakeService } from './fake-service.js';
 
@@ -14,9 +14,8 @@ export interface GatewayUnderTest {
 export async function startGatewayUnderTest(
   input: {
     upstreams?: Partial<Upstreams>;
-    // lab:begin
-    consoleUrl?: string;
-    // lab:end
+    /** Any other option of the gateway, given as it is (the lab's tests give it a console). */
+    options?: Partial<GatewayOptions>;
     upstreamTimeoutMs?: number;
     healthTimeoutMs?: number;
     requestTimeoutMs?: number;
@@ -50,13 +49,11 @@ export async function startGatewayUnderTest(
       'mail-sink': mailSink.url,
       ...input.upstreams,
     },
-    // lab:begin
-    consoleUrl: input.consoleUrl,
-    // lab:end
     upstreamTimeoutMs: input.upstreamTimeoutMs ?? 2_000,
     healthTimeoutMs: input.healthTimeoutMs ?? 500,
     requestTimeoutMs: input.requestTimeoutMs ?? 2_000,
     ...(input.logStream === undefined ? { logger: false } : { logStream: input.logStream }),
+    ...input.options,
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
