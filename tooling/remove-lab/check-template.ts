@@ -1,8 +1,9 @@
 // `pnpm lab:check`: the full proof that the template stands without the lab,
 // for forks and CI that want it (docs/template-and-lab.md). A copy of this
-// working tree, with the lab removed and installed offline, must typecheck and
-// pass every unit and integration test, the docs check among them: the docs'
-// lab regions go with the lab, so no page is left naming it.
+// working tree, with the lab removed and installed offline, must typecheck, pass
+// `pnpm lint` (ESLint, Prettier, the migrations lock) and every unit and
+// integration test, the docs check among them: the docs' lab regions go with
+// the lab, so no page is left naming it.
 import { fileURLToPath } from 'node:url';
 import { makeTemplateCopy } from './template-copy.js';
 
@@ -18,6 +19,7 @@ say(`template copy ready in ${copy.root} (${seconds()})`);
 let failed = false;
 for (const [name, command, args] of [
   ['typecheck', 'pnpm', ['run', 'typecheck']],
+  ['lint', 'pnpm', ['run', 'lint']],
   [
     'unit and integration tests',
     'node_modules/.bin/vitest',
