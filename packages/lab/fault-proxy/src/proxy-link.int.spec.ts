@@ -75,8 +75,8 @@ async function attempt(to: ProxyLink = link): Promise<string> {
 }
 
 /** Tries again until a connection gets through: the listener reopens asynchronously after a refuse. */
-async function eventuallyConnected(to: ProxyLink = link): Promise<string> {
-  const deadline = Date.now() + 10_000;
+async function eventuallyConnected(to: ProxyLink = link, withinMs = 10_000): Promise<string> {
+  const deadline = Date.now() + withinMs;
   for (;;) {
     const outcome = await attempt(to);
     if (outcome === 'connected' || Date.now() > deadline) return outcome;
@@ -256,4 +256,62 @@ describe('refuse', () => {
       await own.close();
     }
   });
+
+  it('given refuse, when another server holds its port as it ends, then the link listens again once the port is free', async () => {
+    const own = await openLink({ name: 'own', upstream: { host: '127.0.0.1', port: echoPort } });
+    const squatter = createServer((socket) => socket.destroy());
+    try {
+      own.apply({ kind: 'refuse', durationMs: 10_000 });
+      // The link closes its listener asynchronously: take the port as soon as it is free.
+      for (let tries = 0; ; tries += 1) {
+        const taken = await new Promise<boolean>((resolve) => {
+          squatter.once('error', () => resolve(false));
+          squatter.listen(own.address.port, own.address.host, () => resolve(true));
+        });
+        if (taken) break;
+        if (tries > 50) throw new Error('the link never freed its port');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      own.clear();
+      // The link's listen fails with EADDRINUSE and is tried again; meanwhile clients reach the squatter.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(await attempt(own)).not.toBe('connected');
+      await new Promise<void>((resolve) => squatter.close(() => resolve()));
+      expect(await eventuallyConnected(own, 2_000)).toBe('connected');
+    } finally {
+      if (squatter.listening) squatter.close();
+      await own.close();
+    }
+  });
+
+  // Node runs timers on its monotonic loop clock, so the one that ends a fault
+  // can fire up to a millisecond before the fault's end by the wall clock, and
+  // the wall clock can pass the end while the link handles it. The clock below
+  // stands still while the fault is applied, then reads `behindMs` before the
+  // end at the timer and one millisecond more at each read after: each case
+  // puts the passing at another point of the handler.
+  it.each([1, 2, 3, 4, 5, 6])(
+    'given refuse whose timer fires %i ms early by a clock that passes its end meanwhile, then the link listens again',
+    async (behindMs) => {
+      const start = Date.now();
+      const durationMs = 50;
+      let read = (): number => start;
+      const own = await openLink({
+        name: 'own',
+        upstream: { host: '127.0.0.1', port: echoPort },
+        clock: () => read(),
+      });
+      try {
+        own.apply({ kind: 'refuse', durationMs });
+        let reads = 0;
+        read = () => start + durationMs - behindMs + reads++;
+        // Nothing else reads the clock meanwhile: no client, no stats.
+        await new Promise((resolve) => setTimeout(resolve, durationMs + 150));
+        expect(await eventuallyConnected(own, 1_000)).toBe('connected');
+        expect(own.stats().active).toEqual([]);
+      } finally {
+        await own.close();
+      }
+    },
+  );
 });

@@ -29,6 +29,8 @@ export interface LinkOptions {
   readonly upstream: Endpoint;
   /** Where to listen; port 0 (the default) picks a free one, kept for the link's life. */
   readonly listen?: { readonly host: string; readonly port?: number };
+  /** The wall clock, epoch ms; `Date.now` unless a test scripts it. */
+  readonly clock?: () => number;
 }
 
 export interface ProxyLink {
@@ -72,6 +74,7 @@ function listen(server: Server, host: string, port: number): Promise<number> {
  */
 export async function openLink(options: LinkOptions): Promise<ProxyLink> {
   const host = options.listen?.host ?? '127.0.0.1';
+  const now = options.clock ?? (() => Date.now());
   let faults: LinkFaults = NO_FAULTS;
   let closed = false;
   let server: Server | undefined;
@@ -100,7 +103,7 @@ export async function openLink(options: LinkOptions): Promise<ProxyLink> {
         wakers.delete(wake);
         resolve();
       };
-      const timer = setTimeout(wake, Math.max(0, at - Date.now()));
+      const timer = setTimeout(wake, Math.max(0, at - now()));
       wakers.add(wake);
     });
 
@@ -111,7 +114,7 @@ export async function openLink(options: LinkOptions): Promise<ProxyLink> {
       return;
     }
     counts.connections += 1;
-    const fate = connectionFate(faults, Date.now());
+    const fate = connectionFate(faults, now());
     if (fate !== 'accept') {
       // `refuse` closes the listener: only a connection in that very moment arrives here.
       counts.resets += 1;
@@ -142,11 +145,13 @@ export async function openLink(options: LinkOptions): Promise<ProxyLink> {
       forget();
     });
     pump(client, upstream, {
+      now,
       faults: () => faults,
       waitUntil,
       forwarded: (n) => (counts.bytesUp += n),
     });
     pump(upstream, client, {
+      now,
       faults: () => faults,
       waitUntil,
       forwarded: (n) => (counts.bytesDown += n),
@@ -164,7 +169,7 @@ export async function openLink(options: LinkOptions): Promise<ProxyLink> {
   server = first.next;
   const port = first.bound;
 
-  const wantsListening = () => !closed && connectionFate(faults, Date.now()) !== 'refuse';
+  const wantsListening = () => !closed && connectionFate(faults, now()) !== 'refuse';
   const settled = () => wantsListening() === (server !== undefined);
   let syncing: Promise<void> | undefined;
 
@@ -199,19 +204,29 @@ export async function openLink(options: LinkOptions): Promise<ProxyLink> {
         server = (await bind(port)).next;
       } catch {
         // The port may still be held a moment; a fault change or close() wakes this early.
-        await waitUntil(Date.now() + 100);
+        await waitUntil(now() + 100);
       }
     }
   }
 
+  /**
+   * Looks at the faults again after a change or an expiry. The clock is read
+   * once: a timer can fire just before a fault's end by the wall clock (timers
+   * run on Node's monotonic loop clock), and with a read per step the fault
+   * was kept by the first read while the next one, past its end, found
+   * nothing left to time. No timer was armed and a refuse that had ended by
+   * the clock left the listener closed until the link's next change. Read
+   * once, a fault kept is always a fault timed.
+   */
   function changed(): void {
-    faults = inForce(faults, Date.now());
+    const at = now();
+    faults = inForce(faults, at);
     for (const wake of [...wakers]) wake();
     void syncListener();
     clearTimeout(expiryTimer);
-    const next = nextExpiry(faults, Date.now());
+    const next = nextExpiry(faults, at);
     if (next !== undefined && !closed) {
-      expiryTimer = setTimeout(changed, Math.max(0, next - Date.now()));
+      expiryTimer = setTimeout(changed, Math.max(0, next - at));
     }
   }
 
@@ -219,7 +234,7 @@ export async function openLink(options: LinkOptions): Promise<ProxyLink> {
     name: options.name,
     address: { host, port },
     apply(fault) {
-      faults = withFault(faults, fault, Date.now());
+      faults = withFault(faults, fault, now());
       applied[fault.kind] += 1;
       if (resetsOpenConnections(fault)) {
         for (const connection of open) {
@@ -241,7 +256,7 @@ export async function openLink(options: LinkOptions): Promise<ProxyLink> {
       openConnections: open.size,
       ...counts,
       faultsApplied: { ...applied },
-      active: inForce(faults, Date.now()).map((fault) => ({
+      active: inForce(faults, now()).map((fault) => ({
         ...fault,
         since: new Date(fault.since).toISOString(),
         until: new Date(fault.until).toISOString(),

@@ -11,6 +11,8 @@ const LOW_WATER_BYTES = 1 << 18;
 
 /** What a pump asks of its link. */
 export interface PumpLink {
+  /** The link's wall clock, epoch ms: the faults' times are on it. */
+  now(): number;
   faults(): LinkFaults;
   /** Resolves at `at` (epoch ms), or sooner when the link's faults change or it closes. */
   waitUntil(at: number): Promise<void>;
@@ -49,7 +51,7 @@ export function pump(source: Socket, destination: Socket, link: PumpLink): void 
   async function forwardAll(): Promise<void> {
     for (let head = queue[0]; head !== undefined; head = queue[0]) {
       if (destination.destroyed) return;
-      const now = Date.now();
+      const now = link.now();
       const step = nextChunkStep({
         faults: link.faults(),
         now,
@@ -67,7 +69,7 @@ export function pump(source: Socket, destination: Socket, link: PumpLink): void 
           source.resume();
         link.forwarded(slice.length);
         if (!destination.write(slice)) await drained();
-        if (step.pauseMs > 0) await link.waitUntil(Date.now() + step.pauseMs);
+        if (step.pauseMs > 0) await link.waitUntil(link.now() + step.pauseMs);
       }
     }
     // The FIN is a packet too: a blackhole holds it (and latency delays it) even
@@ -76,7 +78,7 @@ export function pump(source: Socket, destination: Socket, link: PumpLink): void 
     while (ended && queue.length === 0 && !destination.destroyed && !destination.writableEnded) {
       const step = nextChunkStep({
         faults: link.faults(),
-        now: Date.now(),
+        now: link.now(),
         arrivedAt: endedAt,
         length: 0,
       });
@@ -98,14 +100,14 @@ export function pump(source: Socket, destination: Socket, link: PumpLink): void 
   }
 
   source.on('data', (data: Buffer) => {
-    queue.push({ data, arrivedAt: Date.now() });
+    queue.push({ data, arrivedAt: link.now() });
     queuedBytes += data.length;
     if (queuedBytes > HIGH_WATER_BYTES) source.pause();
     kick();
   });
   source.on('end', () => {
     ended = true;
-    endedAt = Date.now();
+    endedAt = link.now();
     kick();
   });
 }
