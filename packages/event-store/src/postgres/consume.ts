@@ -16,7 +16,7 @@ type ConsumeRow = { [Column in keyof LeasedRow]: LeasedRow[Column] | null } & {
 
 export interface ConsumeRound {
   leased: LeasedRow[];
-  /** Present when nothing was leased. */
+  /** After every round that could lease: held-back events, the horizon, the next retry. */
   idle: IdleState | undefined;
 }
 

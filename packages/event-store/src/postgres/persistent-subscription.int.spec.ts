@@ -183,3 +183,106 @@ describe('acknowledgments that ride with the next round', () => {
     }
   });
 });
+
+describe('acknowledgments and the in-flight limit', () => {
+  async function leasedCount(db: ReturnType<typeof connect<EventStoreTables>>, group: string) {
+    const { rows } = await sql<{ leased: number }>`
+      SELECT count(*)::int AS leased FROM es_subscription_message m
+        JOIN es_subscription_group g ON g.group_id = m.group_id
+       WHERE g.group_name = ${group} AND m.lease_consumer IS NOT NULL`.execute(db);
+    return rows[0]?.leased ?? 0;
+  }
+
+  it('acks made while the loop waits at a handout free their slots once: it never leases past maxInFlight', async () => {
+    const store = createPostgresEventStore({ url, pollIntervalMs: 10_000 });
+    const db = connect<EventStoreTables>(url, { maxConnections: 1 });
+    try {
+      const prefix = uniqueName('limit');
+      const group = uniqueName('group');
+      await store.createSubscriptionGroup(group, {
+        filter: { kind: 'stream_prefix', prefixes: [prefix] },
+        maxInFlight: 2,
+      });
+      for (let index = 0; index < 6; index++) {
+        await store.appendToStream(`${prefix}-${String(index)}`, newEvents(1), {
+          expectedRevision: 'no_stream',
+        });
+      }
+      // Given two deliveries taken, acknowledged while the loop is suspended at its handout
+      const subscription = store.subscribeToGroup(group);
+      const iterator = subscription[Symbol.asyncIterator]();
+      const first = await iterator.next();
+      const second = await iterator.next();
+      if (first.done === true || second.done === true) throw new Error('ended early');
+      await first.value.ack();
+      await second.value.ack();
+      // When the next delivery is asked for
+      const third = await iterator.next();
+      if (third.done === true) throw new Error('ended early');
+      // Then at most two messages are leased at once
+      expect(await leasedCount(db, group)).toBeLessThanOrEqual(2);
+      await third.value.ack();
+      await subscription.close();
+    } finally {
+      await db.destroy();
+      await store.close();
+    }
+  });
+
+  it('an ack made after the subscription closed still deletes the message', async () => {
+    const store = createPostgresEventStore({ url, pollIntervalMs: 10_000 });
+    const db = connect<EventStoreTables>(url, { maxConnections: 1 });
+    try {
+      const prefix = uniqueName('late');
+      const group = uniqueName('group');
+      await store.createSubscriptionGroup(group, {
+        filter: { kind: 'stream_prefix', prefixes: [prefix] },
+      });
+      await store.appendToStream(`${prefix}-1`, newEvents(1), { expectedRevision: 'no_stream' });
+      const subscription = store.subscribeToGroup(group);
+      const delivery = await receive(subscription).next();
+      // When the consumer closes before its handler acknowledges
+      await subscription.close();
+      await delivery.ack();
+      // Then the message is gone, not handed out again
+      const { rows } = await sql<{ left: number }>`
+        SELECT count(*)::int AS left FROM es_subscription_message m
+          JOIN es_subscription_group g ON g.group_id = m.group_id
+         WHERE g.group_name = ${group}`.execute(db);
+      expect(rows[0]?.left).toBe(0);
+    } finally {
+      await db.destroy();
+      await store.close();
+    }
+  });
+
+  it('a retry that falls due while another delivery is in flight comes back on time, not after a poll interval', async () => {
+    const pollIntervalMs = 5_000;
+    const store = createPostgresEventStore({ url, pollIntervalMs });
+    try {
+      const prefix = uniqueName('due');
+      const group = uniqueName('group');
+      await store.createSubscriptionGroup(group, {
+        filter: { kind: 'stream_prefix', prefixes: [prefix] },
+        maxInFlight: 4,
+      });
+      const deliveries = receive(store.subscribeToGroup(group));
+      await store.appendToStream(`${prefix}-a`, newEvents(1), { expectedRevision: 'no_stream' });
+      // Given a delivery handed back for a retry in 200 ms
+      const failed = await deliveries.next();
+      await failed.nack('retry', 'try again soon', { retryAfterMs: 200 });
+      // And another one leased meanwhile and still in flight
+      await store.appendToStream(`${prefix}-b`, newEvents(1), { expectedRevision: 'no_stream' });
+      const inFlight = await deliveries.next();
+      const startedAt = Date.now();
+      // Then the retry comes back about when it is due
+      const retried = await deliveries.next();
+      expect(retried.event.id).toBe(failed.event.id);
+      expect(Date.now() - startedAt).toBeLessThan(pollIntervalMs);
+      await retried.ack();
+      await inFlight.ack();
+    } finally {
+      await store.close();
+    }
+  });
+});

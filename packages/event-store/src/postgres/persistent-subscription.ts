@@ -25,8 +25,6 @@ import { loadXmin, type IdleState } from './idle-state.js';
 import { toRecordedEvent } from './read.js';
 import { closableIterable } from './closable-iterable.js';
 
-const noop = (): void => undefined;
-
 interface PendingAck {
   groupId: number;
   position: number;
@@ -63,16 +61,16 @@ export function openPersistentSubscription(
   let session: ConsumerSession | undefined;
   // Leased but not yet handed to the handler, with their positions.
   const buffer: { position: number; delivery: Delivery }[] = [];
-  // Where the loop is. An ack resolves when the round that carries it commits
-  // while the loop will get to one by itself ('round') or can be woken for one
-  // ('waiting'). Suspended at a yield, the loop may resume only once a slot
-  // frees, which could be waiting on this very ack: the ack resolves at once
-  // and its position rides with the next round all the same. An ack lost that
-  // way (the process dies first) only redelivers a message whose effect is
-  // already committed, which the consumer's marker turns into a duplicate.
-  // EventStoreDB's client does the same: an ack resolves once it is sent.
+  // Where the loop is. An ack waits for the next round while the loop will get
+  // to one by itself ('round') or can be woken for one ('waiting'), and
+  // resolves when that round commits. Suspended at a yield, the loop may
+  // resume only once a slot frees, which could be waiting on this very ack:
+  // then the ack goes alone. Either way an ack resolves only once its message
+  // is deleted, which the failure lab's ack-before-commit mistake relies on.
   let loopState: 'round' | 'waiting' | 'yielded' = 'round';
   let acksForRound: PendingAck[] = [];
+  // Set once the loop has ended: from then on an ack is sent on its own.
+  let finished = false;
 
   // One batch of acknowledgments per group id (a group keeps its id for life).
   const ackBatches = new Map<number, AckBatch>();
@@ -107,10 +105,9 @@ export function openPersistentSubscription(
   };
 
   const ack = (groupId: number, position: number): Promise<void> => {
-    if (loopState === 'yielded') {
-      acksForRound.push({ groupId, position, resolve: noop, reject: noop });
-      return Promise.resolve();
-    }
+    // The loop has ended: no round will come, so the ack goes alone and is awaited.
+    if (finished) return acksOf(groupId).ack(position);
+    if (loopState === 'yielded') return acksOf(groupId).ack(position);
     return new Promise<void>((resolve, reject) => {
       acksForRound.push({ groupId, position, resolve, reject });
       if (loopState === 'waiting') session?.wakeup.signal();
@@ -125,16 +122,7 @@ export function openPersistentSubscription(
       ),
     );
 
-  /** Resolves the acks waiting for a round now: the loop is about to be suspended. */
-  const releaseAckWaiters = (): void => {
-    for (const pending of acksForRound) {
-      pending.resolve();
-      pending.resolve = noop;
-      pending.reject = noop;
-    }
-  };
-
-  /** One round: leases what it can; reports the idle state when it leased nothing. */
+  /** One round: sends the acks that ride with it, leases what it can, reports the idle state. */
   const leaseMore = async (
     group: GroupRow,
     consumer: ConsumerSession,
@@ -144,7 +132,8 @@ export function openPersistentSubscription(
     acksForRound = [];
     const riding = taken.filter((pending) => pending.groupId === group.group_id);
     void sendAcksAlone(taken.filter((pending) => pending.groupId !== group.group_id));
-    // The acks that ride are deleted before the lease, so their slots count as free.
+    // The acks that ride are deleted before the lease, so their slots count as
+    // free (settleOnce gives a slot back only once its ack has resolved).
     const capacity = (options.maxInFlight ?? group.max_in_flight) - inFlight + riding.length;
     waitingForSlot = capacity <= 0;
     const leading =
@@ -212,7 +201,9 @@ export function openPersistentSubscription(
         if (failure !== undefined) throw failure;
         const next = buffer.shift();
         if (next !== undefined) {
-          releaseAckWaiters();
+          // Acks that came during the round would wait on a loop that may not resume.
+          void sendAcksAlone(acksForRound);
+          acksForRound = [];
           loopState = 'yielded';
           yield next.delivery;
           loopState = 'round';
@@ -224,15 +215,13 @@ export function openPersistentSubscription(
           const reclaim = Date.now() - reclaimedAt >= options.pollIntervalMs;
           if (reclaim) reclaimedAt = Date.now();
           const round = await leaseMore(group, consumer, reclaim);
+          idle = round.idle;
           if (round.leased > 0) {
             awaitSettlement = round.leased < round.limit;
             continue;
           }
-          idle = round.idle;
         }
-        const { waitMs, heldBackOnly } = settling
-          ? { waitMs: options.pollIntervalMs, heldBackOnly: false }
-          : idleWait(idle, backoff);
+        const { waitMs, heldBackOnly } = idleWait(idle, backoff);
         if (acksForRound.length > 0) {
           // Arrived during the round: the next round takes them now.
           fullRound = true;
@@ -251,11 +240,13 @@ export function openPersistentSubscription(
       }
     } finally {
       closed = true;
-      loopState = 'yielded';
+      finished = true;
       // Before the leases go back: an acknowledged message must not be handed out again.
-      const unsent = acksForRound;
-      acksForRound = [];
-      await sendAcksAlone(unsent);
+      while (acksForRound.length > 0) {
+        const unsent = acksForRound;
+        acksForRound = [];
+        await sendAcksAlone(unsent);
+      }
       await releaseConsumerLeases(db, {
         groupId: group.group_id,
         consumerId: consumer.consumerId,

@@ -150,13 +150,15 @@ export async function readPage(
        ORDER BY e.transaction_id DESC, e.global_position DESC
        LIMIT 1
     ), held AS (
-      SELECT EXISTS (
-        SELECT 1 FROM es_event e, horizon h
+      -- Asked only after a short page, and as a scalar subquery in index order
+      -- (EXISTS would drop the ORDER BY and scan the log after the cursor).
+      SELECT CASE WHEN (SELECT count(*) FROM page) < ${options.maxCount} THEN (
+        SELECT 1 FROM es_event e
          WHERE (e.transaction_id, e.global_position) > ${after}
-           AND e.transaction_id >= h.xmin
+           AND e.transaction_id >= (SELECT xmin FROM horizon)
            AND ${filterCondition(options.filter)}
          ORDER BY e.transaction_id, e.global_position
-         LIMIT 1) AS held_back
+         LIMIT 1) IS NOT NULL ELSE false END AS held_back
     )
     -- One row per page row, or one with only the end and the held-back flag.
     SELECT s.end_position, s.end_transaction_id, hb.held_back, p.*

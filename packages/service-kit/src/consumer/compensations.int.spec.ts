@@ -14,7 +14,7 @@ import { createServiceMetrics } from '../metrics/service-metrics.js';
 import {
   appendToOrder,
   consumerFixture,
-  groupMessagesAfterAcks,
+  groupMessages,
   orderPlaced,
   settledLine,
 } from '../testing/consumer-fixtures.js';
@@ -85,7 +85,7 @@ describe('startConsumer with compensations', () => {
       await waitFor(settledLine(placed!, 'delivery acknowledged'), 'applied at last');
       expect(attempts).toEqual(Array(4).fill({ retryCount: 0, maxRetryCount: MAX_RETRY_COUNT }));
       expect(await findMarker(db, consumer, placed!)).toBeDefined();
-      expect(await groupMessagesAfterAcks(db, consumer)).toEqual([]);
+      expect(await groupMessages(db, consumer)).toEqual([]);
       expect(await store.listParkedMessages(consumer)).toEqual([]);
     } finally {
       await running.close();

@@ -17,7 +17,7 @@ import { createServiceMetrics } from '../metrics/service-metrics.js';
 import {
   appendToOrder,
   consumerFixture,
-  groupMessagesAfterAcks,
+  groupMessages,
   orderConfirmed,
   orderPlaced,
   settledLine,
@@ -177,7 +177,7 @@ describe('startConsumer with delivery hooks', () => {
         'hand-back',
       );
       expect(handedBack).toMatchObject({ outcome: 'applied', retryCount: 0 });
-      expect(await groupMessagesAfterAcks(db, consumer)).toEqual([]);
+      expect(await groupMessages(db, consumer)).toEqual([]);
     } finally {
       await running.close();
     }
@@ -226,7 +226,7 @@ describe('startConsumer with delivery hooks', () => {
         attempts: 1,
         reason: 'the database is restarting',
       });
-      expect(await groupMessagesAfterAcks(db, consumer)).toEqual([]);
+      expect(await groupMessages(db, consumer)).toEqual([]);
       expect(earlyAcks).toEqual([placed, confirmed]);
       expect(handler.hooksSeen).toHaveLength(2);
       expect(await findMarker(db, consumer, placed!)).toBeUndefined();
@@ -259,7 +259,7 @@ describe('startConsumer with delivery hooks', () => {
         'journal failure',
       );
       expect(warning['err']).toMatchObject({ message: 'lab_journal is unreachable' });
-      expect(await groupMessagesAfterAcks(db, consumer)).toEqual([]);
+      expect(await groupMessages(db, consumer)).toEqual([]);
       expect(await findMarker(db, consumer, placed!)).toBeDefined();
     } finally {
       await running.close();

@@ -20,7 +20,7 @@ import { createServiceMetrics, type ServiceMetrics } from '../metrics/service-me
 import {
   appendToOrder,
   consumerFixture,
-  groupMessagesAfterAcks,
+  groupMessages as groupMessagesOf,
   orderConfirmed,
   orderPlaced,
   settledLine,
@@ -33,8 +33,7 @@ const { url, db, store } = await consumerFixture();
 
 const append = (orderId: string, events: { type: string; data: JsonValue }[]) =>
   appendToOrder(store, orderId, events);
-// Acks ride with the consumer's next round: wait for them to be applied.
-const groupMessages = (group: string) => groupMessagesAfterAcks(db, group);
+const groupMessages = (group: string) => groupMessagesOf(db, group);
 
 /** The handler a service would write: OrderPlaced runs once through processOnce, the rest is ignored. */
 function placeOrderHandler(metrics: ServiceMetrics, consumer: string, fail?: () => void) {

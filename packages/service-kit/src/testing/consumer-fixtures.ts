@@ -80,22 +80,3 @@ export function groupMessages(db: Kysely<ConsumerTestDatabase>, group: string) {
     .select(['m.status', 'm.deliveries'])
     .execute();
 }
-
-/**
- * The group's messages once its acknowledgments have been applied: an ack
- * resolves before the store deletes its message when it rides with the
- * consumer's next round (docs/event-store.md), so an empty group is waited
- * for, up to `timeoutMs`; whatever is left then is returned.
- */
-export async function groupMessagesAfterAcks(
-  db: Kysely<ConsumerTestDatabase>,
-  group: string,
-  timeoutMs = 5_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const messages = await groupMessages(db, group);
-    if (messages.length === 0 || Date.now() > deadline) return messages;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -10,22 +10,30 @@ import { sql, type Kysely } from 'kysely';
 //
 // es_horizon(): the smallest in-progress transaction id of the current
 // snapshot that pg_stat_activity does not show running in another database
-// (unknown ones, such as prepared transactions or sessions whose details this
-// role may not see, count as ours), or the snapshot's xmax when there is none.
+// (unknown ones, such as prepared transactions, count as ours), or the
+// snapshot's xmax when there is none; on a standby, whose snapshot lists no
+// running transactions, the snapshot's xmin.
 // PL/pgSQL and pg_stat_get_activity rather than SQL and the pg_stat_activity
 // view: a SQL function that cannot be inlined is planned at every call, and
 // the view joins two catalogs more (about 1 ms per call against 0.1 ms,
 // measured with a transaction in flight; with none, the activity is not read).
 // es_consume is the previous migration's with its two uses of
-// pg_snapshot_xmin(pg_current_snapshot()) replaced by it.
+// pg_snapshot_xmin(pg_current_snapshot()) replaced by one es_horizon() per
+// call, and it reports the idle state (held-back events, the next retry) after
+// every round, not only after one that leased nothing: a consumer that waits
+// for its deliveries' acks must still wake for a retry that falls due.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`
-    CREATE FUNCTION es_horizon() RETURNS xid8 LANGUAGE plpgsql STABLE AS $$
+    CREATE OR REPLACE FUNCTION es_horizon() RETURNS xid8 LANGUAGE plpgsql STABLE AS $$
     DECLARE
       v_snapshot pg_snapshot := pg_current_snapshot();
       v_horizon xid8;
     BEGIN
+      -- A standby's snapshot lists no running transactions: only the xmin is safe there.
+      IF pg_is_in_recovery() THEN
+        RETURN pg_snapshot_xmin(v_snapshot);
+      END IF;
       SELECT min(running.xid) INTO v_horizon FROM pg_snapshot_xip(v_snapshot) AS running(xid)
        WHERE NOT EXISTS (
          SELECT 1 FROM pg_stat_get_activity(NULL) a
@@ -48,6 +56,10 @@ export async function up(db: Kysely<any>): Promise<void> {
       v_copied_total integer := 0;
       v_leased integer;
       v_supersede text[];
+      -- Once per call: reading the server's backend table costs more with every
+      -- connection, and a horizon stays safe for later snapshots (below it, all
+      -- is finished or another database's).
+      v_horizon xid8 := es_horizon();
     BEGIN
       -- 1. Pump, in batches, until caught up (or another consumer holds the group's row).
       LOOP
@@ -66,7 +78,7 @@ export async function up(db: Kysely<any>): Promise<void> {
                    END AS ordering_key
               FROM es_event e
              WHERE (e.transaction_id, e.global_position) > (g.cursor_transaction_id, g.cursor_global_position)
-               AND e.transaction_id < (SELECT es_horizon())
+               AND e.transaction_id < v_horizon
              ORDER BY e.transaction_id, e.global_position
              LIMIT 1000
           ) b
@@ -170,11 +182,11 @@ export async function up(db: Kysely<any>): Promise<void> {
           FROM leased l JOIN es_event e ON e.global_position = l.global_position
          ORDER BY l.message_seq;
       GET DIAGNOSTICS v_leased = ROW_COUNT;
-      IF v_leased > 0 OR p_limit = 0 THEN
+      IF p_limit = 0 THEN
         RETURN;
       END IF;
 
-      -- 5. Nothing leased: what the consumer needs to choose how long to sleep.
+      -- 5. After every round: what the consumer needs to choose how long to sleep.
       RETURN QUERY
         SELECT NULL::integer, NULL::bigint, NULL::bigint, NULL::text, NULL::text, NULL::text, NULL::bigint,
                NULL::text, NULL::jsonb, NULL::jsonb, NULL::timestamptz,
@@ -190,7 +202,7 @@ export async function up(db: Kysely<any>): Promise<void> {
                     ORDER BY e.transaction_id, e.global_position
                     LIMIT 1) x
                   WHERE g.group_id = p_group),
-               (SELECT es_horizon())::text,
+               v_horizon::text,
                (SELECT ceil(extract(epoch FROM min(m.not_before) - clock_timestamp()) * 1000)::int
                   FROM es_subscription_message m
                  WHERE m.group_id = p_group AND m.status = 'pending' AND m.lease_consumer IS NULL
