@@ -1,6 +1,6 @@
 // What an idle consumer knows after a round that leased nothing (reported by
 // es_consume, see consume.ts), and the one question it asks while it waits on
-// held-back events: has the snapshot's xmin moved?
+// held-back events: has the horizon (es_horizon, ADR 0027) moved?
 import { sql, type Kysely } from 'kysely';
 import type { EventStoreTables } from './event-store.tables.js';
 
@@ -8,19 +8,19 @@ import type { EventStoreTables } from './event-store.tables.js';
 export interface IdleState {
   /**
    * Events its filter matches exist after the group's cursor: after a pump,
-   * which copies everything below the snapshot's xmin, those were held back
+   * which copies everything below the horizon, those were held back
    * by an older transaction (or committed since). An older transaction that
    * writes no event sends no notification when it ends, so the consumer must
-   * look again itself, but only once the xmin has moved.
+   * look again itself, but only once the horizon has moved.
    */
   heldBack: boolean;
-  /** The snapshot's xmin now, as text: what "has it moved?" compares. */
+  /** The horizon now, as text: what "has it moved?" compares (named xmin, which it was). */
   xmin: string;
   /** Milliseconds until the group's earliest scheduled retry is due; null when none is waiting. */
   nextRetryInMs: number | null;
 }
 
-/** The snapshot's xmin alone: the cheap question a consumer waiting on held-back events asks. */
+/** The horizon alone: the cheap question a consumer waiting on held-back events asks. */
 export async function loadXmin(db: Kysely<EventStoreTables>): Promise<string> {
   const { rows } = await sql<{
     xmin: string;
