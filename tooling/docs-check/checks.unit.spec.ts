@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkMatrix, checkPnpmCommands } from './contract-checks.js';
+import { checkMatrix, checkMatrixCells, checkPnpmCommands } from './contract-checks.js';
 import {
   checkBacktickedPaths,
   checkFileNames,
@@ -32,6 +32,8 @@ const FILES: Record<string, string> = {
     '  1,',
     ');',
   ].join('\n'),
+  'packages/shipping/src/shipping.consumer.ts':
+    "export const SHIPPING_EVENTS = [\n  'OrderPlaced',\n  'OrderShipped',\n] as const;\n",
   'packages/x/README.md': '# x\n',
   'e2e/.logs/hidden.ts': '',
   'packages/x/src/thing.ts': 'export function realThing() {\n  return 1;\n}\n',
@@ -43,7 +45,7 @@ const FILES: Record<string, string> = {
     '| event | `shipping-v1` | `retired-v1` |',
     '| --- | --- | --- |',
     '| `OrderPlaced` | ship | |',
-    '| `OrderLost` | | |',
+    '| `OrderLost` | lose | |',
     '',
     '## Paths',
   ].join('\n'),
@@ -124,6 +126,24 @@ describe('the docs checks, on a repository with known mistakes', () => {
     expect(lines(checkPnpmCommands(repo, page))).toEqual([
       'docs/page.md:8 `pnpm nosuch`: no such script in package.json, nor a pnpm command',
       'docs/page.md:11 `pnpm missing`: no such script in package.json, nor a pnpm command',
+    ]);
+  });
+
+  it("given saga.md's matrix, reports a marked cell its consumer's list lacks and a listed event left blank", () => {
+    expect(
+      lines(
+        checkMatrixCells(repo, {
+          'shipping-v1': {
+            file: 'packages/shipping/src/shipping.consumer.ts',
+            constant: 'SHIPPING_EVENTS',
+          },
+          'retired-v1': { file: 'packages/shipping/src/shipping.consumer.ts', constant: 'GONE' },
+        }),
+      ),
+    ).toEqual([
+      'docs/saga.md:3 `OrderLost` has a cell for `shipping-v1`, but SHIPPING_EVENTS does not list it',
+      'docs/saga.md:3 SHIPPING_EVENTS lists `OrderShipped`, but its cell for `shipping-v1` is empty',
+      'docs/saga.md:3 no `GONE` list in packages/shipping/src/shipping.consumer.ts, for `retired-v1`',
     ]);
   });
 

@@ -27,7 +27,7 @@ function backticked(cell: string): string[] {
 /** The matrix's column names (its header row) and row names (first cells), with the heading's line. */
 export function readMatrix(
   page: Page,
-): { line: number; columns: string[]; rows: string[] } | undefined {
+): { line: number; columns: string[]; rows: string[]; cells: string[][] } | undefined {
   const heading = page.markdown.headings.find((h) => h.text === MATRIX_HEADING);
   if (heading === undefined) return undefined;
   const table: string[] = [];
@@ -41,6 +41,8 @@ export function readMatrix(
     line: heading.line,
     columns: backticked((header ?? []).slice(1).join('|')),
     rows: body.flatMap((row) => backticked(row[0] ?? '')),
+    // One entry per body row: the text of each consumer's cell, in column order.
+    cells: body.map((row) => row.slice(1).map((cell) => cell.trim())),
   };
 }
 
@@ -133,4 +135,52 @@ export function checkPnpmCommands(repo: Repository, page: Page): Failure[] {
     });
   }
   return failures;
+}
+
+/** Where a consumer's list of event types is declared: a constant array in a source file. */
+export interface EventList {
+  file: string;
+  constant: string;
+}
+
+/** The string items of `export const <constant> = [ ... ]` in a source file; undefined when absent. */
+export function constantList(source: string, constant: string): string[] | undefined {
+  const match = new RegExp(`export const ${constant}\\s*=\\s*\\[([^\\]]*)\\]`).exec(source);
+  if (match === null) return undefined;
+  return [...(match[1] ?? '').matchAll(/'(\w+)'/g)].map((item) => item[1] ?? '');
+}
+
+/**
+ * The matrix's cells against each consumer's declared event types: a cell
+ * with text must be an event its consumer lists, and every listed event must
+ * have text in its cell. So the matrix stays true when a consumer starts or
+ * stops receiving an event.
+ */
+export function checkMatrixCells(repo: Repository, lists: Record<string, EventList>): Failure[] {
+  const matrix = readMatrix(repo.page(SAGA_PAGE));
+  if (matrix === undefined) return [];
+  const fail = (message: string): Failure => ({ file: SAGA_PAGE, line: matrix.line, message });
+  return matrix.columns.flatMap((consumer, column) => {
+    const declared = lists[consumer];
+    if (declared === undefined) return [];
+    const listed = constantList(repo.read(declared.file), declared.constant);
+    if (listed === undefined || listed.length === 0) {
+      return [fail(`no \`${declared.constant}\` list in ${declared.file}, for \`${consumer}\``)];
+    }
+    const marked = matrix.rows.filter((_, row) => (matrix.cells[row]?.[column] ?? '') !== '');
+    return [
+      ...marked
+        .filter((type) => !listed.includes(type))
+        .map((type) =>
+          fail(
+            `\`${type}\` has a cell for \`${consumer}\`, but ${declared.constant} does not list it`,
+          ),
+        ),
+      ...listed
+        .filter((type) => !marked.includes(type))
+        .map((type) =>
+          fail(`${declared.constant} lists \`${type}\`, but its cell for \`${consumer}\` is empty`),
+        ),
+    ];
+  });
 }

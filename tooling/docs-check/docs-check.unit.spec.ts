@@ -4,7 +4,7 @@
 // (docs/testing.md, "The docs test").
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checkMatrix, checkPnpmCommands } from './contract-checks.js';
+import { checkMatrix, checkMatrixCells, checkPnpmCommands } from './contract-checks.js';
 import {
   checkBacktickedPaths,
   checkFileNames,
@@ -54,5 +54,35 @@ describe('the docs', () => {
 
   it("list every consumer and event of the contracts in saga.md's matrix", () => {
     expect(report(checkMatrix(repo))).toBe('');
+  });
+
+  it("mark in saga.md's matrix exactly the events each consumer's group receives", () => {
+    const inventory = 'apps/inventory/src/adapters/subscriptions';
+    expect(
+      report(
+        checkMatrixCells(repo, {
+          'order-saga-v1': {
+            file: 'apps/order/src/order-saga/order-saga.handler.ts',
+            constant: 'ORDER_SAGA_EVENTS',
+          },
+          'inventory-reservation-v1': {
+            file: `${inventory}/inventory-reservation.consumer.ts`,
+            constant: 'INVENTORY_RESERVATION_EVENTS',
+          },
+          'inventory-demand-v1': {
+            file: `${inventory}/inventory-demand.consumer.ts`,
+            constant: 'INVENTORY_DEMAND_EVENTS',
+          },
+          'payment-authorization-v1': {
+            file: 'apps/payment/src/adapters/subscriptions/payment-authorization.handler.ts',
+            constant: 'PAYMENT_AUTHORIZATION_EVENTS',
+          },
+          'notification-email-v1': {
+            file: 'apps/notification/src/adapters/subscriptions/notification-email.handler.ts',
+            constant: 'NOTIFICATION_EMAIL_EVENTS',
+          },
+        }),
+      ),
+    ).toBe('');
   });
 });
