@@ -6,7 +6,7 @@
 import { retryableFailure, settleDelivery } from '@effectively-once/idempotency';
 import { connect } from '@effectively-once/postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { newEvents, uniqueName } from '../testing/contract/harness.js';
 import { receive, waitUntil } from '../testing/receiver.js';
@@ -15,6 +15,15 @@ import { eventStoreMigrations } from './migrations/index.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
 
 const { url } = await createTestDatabase(eventStoreMigrations);
+
+/** Messages the group still holds, settled or not: an applied ack leaves none. */
+async function messagesLeft(db: Kysely<EventStoreTables>, group: string): Promise<number> {
+  const { rows } = await sql<{ left: number }>`
+    SELECT count(*)::int AS left FROM es_subscription_message m
+      JOIN es_subscription_group g ON g.group_id = m.group_id
+     WHERE g.group_name = ${group}`.execute(db);
+  return rows[0]?.left ?? -1;
+}
 
 describe('closing a persistent subscription', () => {
   it('returns leased but unseen messages without counting a delivery, so none is parked', async () => {
@@ -172,11 +181,7 @@ describe('acknowledgments that ride with the next round', () => {
       expect(handled).toEqual(events.map((event) => event.id));
       expect(elapsedMs).toBeLessThan(pollIntervalMs);
       // And no message is left in the group: every ack was applied
-      const { rows } = await sql<{ left: number }>`
-        SELECT count(*)::int AS left FROM es_subscription_message m
-          JOIN es_subscription_group g ON g.group_id = m.group_id
-         WHERE g.group_name = ${group}`.execute(db);
-      expect(rows[0]?.left).toBe(0);
+      expect(await messagesLeft(db, group)).toBe(0);
     } finally {
       await db.destroy();
       await store.close();
@@ -245,11 +250,7 @@ describe('acknowledgments and the in-flight limit', () => {
       await subscription.close();
       await delivery.ack();
       // Then the message is gone, not handed out again
-      const { rows } = await sql<{ left: number }>`
-        SELECT count(*)::int AS left FROM es_subscription_message m
-          JOIN es_subscription_group g ON g.group_id = m.group_id
-         WHERE g.group_name = ${group}`.execute(db);
-      expect(rows[0]?.left).toBe(0);
+      expect(await messagesLeft(db, group)).toBe(0);
     } finally {
       await db.destroy();
       await store.close();
