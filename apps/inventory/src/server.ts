@@ -4,6 +4,7 @@
 import { runService } from '@effectively-once/service-kit';
 // lab:begin
 import { openFaultInjection } from '@effectively-once/fault-injection';
+import { serviceLineageRoute } from '@effectively-once/service-kit/lineage';
 // lab:end
 import type { InventoryDatabase } from './adapters/postgres/database.js';
 import { inventoryDatabaseMigrations } from './adapters/postgres/inventory-database-migrations.js';
@@ -46,6 +47,8 @@ await runService<InventoryDatabase>({
   // OUTBOX_RELAY=false: this instance leaves publishing to another (the lab's inventory-2).
   outbox: { relay: config.OUTBOX_RELAY },
   // lab:begin
+  // Only the lab's console asks it (ADR 0019).
+  routes: [serviceLineageRoute()],
   lab: openFaultInjection,
   // lab:end
 });

@@ -4,6 +4,7 @@
 import { runService } from '@effectively-once/service-kit';
 // lab:begin
 import { openFaultInjection } from '@effectively-once/fault-injection';
+import { serviceLineageRoute } from '@effectively-once/service-kit/lineage';
 // lab:end
 import type { NotificationDatabase } from './adapters/postgres/database.js';
 import { createSmtpMailer } from './adapters/smtp/mailer.js';
@@ -20,6 +21,8 @@ const mailer = createSmtpMailer({
 await runService<NotificationDatabase>({
   ...notificationService({ config, mailer }),
   // lab:begin
+  // Only the lab's console asks it (ADR 0019).
+  routes: [serviceLineageRoute()],
   lab: openFaultInjection,
   // lab:end
 });

@@ -6,6 +6,7 @@ import { combineMigrations } from '@effectively-once/postgres';
 import { runService } from '@effectively-once/service-kit';
 // lab:begin
 import { openFaultInjection } from '@effectively-once/fault-injection';
+import { serviceLineageRoute } from '@effectively-once/service-kit/lineage';
 import { orderLineageTimers } from './order-lineage/order-lineage.timers.js';
 // lab:end
 import { orderMigrations } from './adapters/postgres/migrations/index.js';
@@ -30,9 +31,6 @@ await runService<OrderDatabase>({
   buildApp: (resources) => buildApp({ ...resources, deadlines, summaries }, { logLevel }),
   consumers: (context) => [orderSagaConsumer({ ...context, deadlines })],
   // The order stream is appended to directly: no outbox, no relay.
-  // lab:begin
-  lineageTimers: orderLineageTimers,
-  // lab:end
   // The saga's deadlines: timer rows in this database, fired by every running instance.
   workers: ({ db, store, now, log }) => [
     startDeadlineTimer({ deps: { db, store, now, log }, pollMs: timerPollMs }),
@@ -40,6 +38,8 @@ await runService<OrderDatabase>({
     startOrderSummaryCatchUp({ deps: { db, store, log }, latch: summaries }),
   ],
   // lab:begin
+  // Only the lab's console asks it (ADR 0019).
+  routes: [serviceLineageRoute({ timers: orderLineageTimers })],
   lab: openFaultInjection,
   // lab:end
 });

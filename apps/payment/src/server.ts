@@ -4,6 +4,7 @@
 import { runService } from '@effectively-once/service-kit';
 // lab:begin
 import { openFaultInjection } from '@effectively-once/fault-injection';
+import { serviceLineageRoute } from '@effectively-once/service-kit/lineage';
 // lab:end
 import { buildApp } from './app.js';
 import { loadPaymentConfig } from './config.js';
@@ -45,6 +46,8 @@ await runService<PaymentDatabase>({
   ],
   outbox: { relay: true },
   // lab:begin
+  // Only the lab's console asks it (ADR 0019).
+  routes: [serviceLineageRoute()],
   lab: openFaultInjection,
   // lab:end
 });

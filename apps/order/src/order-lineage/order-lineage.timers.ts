@@ -1,6 +1,6 @@
 // The order service's part of GET /lineage/:orderId: the order's deadline
-// timers. runService builds the route from the declaration (server.ts): these
-// timers, and the saga consumer's markers and event types. The order stream
+// timers. server.ts declares the route (serviceLineageRoute) with these
+// timers; runService hands it the saga consumer's markers and event types. The order stream
 // is appended to directly, so there is no outbox to report (docs/lineage.md).
 import type { LineageTimerRow } from '@effectively-once/service-kit/lineage';
 import type { Kysely } from 'kysely';
@@ -21,10 +21,10 @@ export async function readOrderTimers(
 }
 
 /**
- * The declaration's `lineageTimers`.
+ * The timers serviceLineageRoute reports.
  *
  * @example
- * await runService<OrderDatabase>({ ..., lineageTimers: orderLineageTimers });
+ * await runService<OrderDatabase>({ ..., routes: [serviceLineageRoute({ timers: orderLineageTimers })] });
  */
 export const orderLineageTimers =
   ({ db }: { db: Kysely<OrderDatabase> }) =>

@@ -15,9 +15,6 @@ import type { ConsumerHandler } from '../consumer/handler.js';
 import type { FaultPoints } from '../faults/fault-points.js';
 import type { FaultsConfig } from '../faults/fault-settings.js';
 import type { FastifyZodInstance } from '../http/create-http-server.js';
-// lab:begin
-import type { LineageTimerRow } from '../lineage/lineage.routes.js';
-// lab:end
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 
 /** Anything runService closes at shutdown. */
@@ -66,6 +63,19 @@ export interface ServiceLab extends DeliveryHooks, FaultPoints {
   /** Releases every hold, so closing the consumers cannot wait forever. */
   close(): Promise<void>;
 }
+
+/** What runService built, for routes that report on it. */
+export interface BuiltService<Database> {
+  declaration: ServiceDeclaration<Database>;
+  resources: ServiceResources<Database>;
+  consumers: readonly DeclaredConsumer[];
+}
+
+/** Registers routes on the service's app from what runService built. */
+export type ServiceRoutes<Database> = (
+  app: FastifyZodInstance,
+  service: BuiltService<Database>,
+) => void;
 
 /**
  * What a service with an outbox declares. Only a database whose type has the
@@ -116,12 +126,12 @@ export interface ServiceDeclaration<Database> {
    * the store itself (the order stream).
    */
   outbox?: OutboxDeclaration<Database> | undefined;
-  // lab:begin
-  /** The order's durable timers, for its lineage (which only the lab's console asks for). */
-  lineageTimers?:
-    | ((resources: ServiceResources<Database>) => (orderId: string) => Promise<LineageTimerRow[]>)
-    | undefined;
-  // lab:end
+  /**
+   * Routes that need what runService built, registered after the kit's own:
+   * each gets the declaration, the resources and the declared consumers (the
+   * lab's lineage route reports the consumers and their markers).
+   */
+  routes?: readonly ServiceRoutes<Database>[] | undefined;
   /** What runs beside the consumers (timers, pollers); closed right after them. */
   workers?: ((context: ServiceContext<Database>) => readonly Closable[]) | undefined;
   /** Clients the handlers use (an SMTP transport); closed after HTTP, since an operator's replay may still use them. */

@@ -18,6 +18,9 @@ import { sql, type QueryExecutorProvider } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadServiceConfig } from '../config.js';
 import { createServiceApp } from '../http/create-service-app.js';
+// lab:begin
+import { serviceLineageRoute } from '../lineage/service-lineage-route.js';
+// lab:end
 import { appendToOrder, orderPlaced } from '../testing/consumer-fixtures.js';
 import type { ServiceDeclaration, ServiceLab } from './service-declaration.js';
 import { startService } from './start-service.js';
@@ -77,6 +80,15 @@ function tinyService(extra: Partial<ServiceDeclaration<TinyDatabase>> = {}) {
       },
     ],
     outbox: { relay: true },
+    routes: [
+      // A declared route gets what runService built: here, the consumers it started.
+      (app, { consumers }) => {
+        app.get('/declared-consumers', () => consumers.map(({ consumer }) => consumer.name));
+      },
+      // lab:begin
+      serviceLineageRoute(),
+      // lab:end
+    ],
     ...extra,
   } satisfies ServiceDeclaration<TinyDatabase>;
 }
@@ -137,6 +149,15 @@ describe('startService', () => {
     const metrics = await (await fetch(`${url}/metrics`)).text();
     // The marker rows are reported for the declared consumer without the service naming it again.
     expect(metrics).toMatch(/eo_processed_message_rows\{[^}]*consumer="tiny-greeter-v1"[^}]*\} 1/);
+  });
+
+  it("registers the declaration's own routes with the consumers it started", async () => {
+    const { url } = await started;
+
+    const response = await fetch(`${url}/declared-consumers`);
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual([greeter.name]);
   });
 
   it('registers the operator routes for the declared consumer only', async () => {
