@@ -1,9 +1,11 @@
 // Which tests the proof in `pnpm test` runs in the template without the lab
 // (docs/template-and-lab.md, "How it is proven"). A cut region changes a
 // file's run-time code, or only what it declares: types, imports and
-// re-exports, which the typecheck judges. For the files whose code changed,
-// the tests that import them run again; any other test runs the same code as
-// with the lab, or the typecheck has already judged what changed under it.
+// re-exports, which the typecheck judges. For the files whose code changed, and
+// the code that names a deleted lab path, every test whose run reaches them
+// (through imports at any depth, or a file it starts) runs again; any other
+// test runs the same code as with the lab, or the typecheck has already judged
+// what changed under it.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -42,9 +44,6 @@ export function changesRuntimeCode(before: string, after: string, file: string):
 
 const TEST_FILE = /\.(unit|int)\.spec\.ts$/;
 const SKIPPED = new Set(['node_modules', '.git', '.stack', '.data']);
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g;
-const RE_EXPORT =
-  /\bexport\s+(?:type\s+)?(?:\*(?:\s+as\s+\w+)?|\{[^}]*\})\s*from\s*['"]([^'"]+)['"]/g;
 
 /** The unit and integration test files under `root`, relative and with `/`. */
 export function testFiles(root: string, folder = ''): string[] {
@@ -80,13 +79,15 @@ function workspacePackages(root: string): Map<string, { folder: string; exports:
 
 /** The repository file an import specifier of `from` names, if it is one of this workspace. */
 function resolveSpecifier(
+  root: string,
   from: string,
   specifier: string,
   packages: ReadonlyMap<string, { folder: string; exports: unknown }>,
 ): string | undefined {
   if (specifier.startsWith('.')) {
     const joined = path.posix.join(path.posix.dirname(from), specifier);
-    return joined.replace(/\.js$/, '.ts');
+    const typescript = joined.replace(/\.js$/, '.ts');
+    return typescript !== joined && !existsSync(path.join(root, typescript)) ? joined : typescript;
   }
   for (const [name, { folder, exports }] of packages) {
     if (specifier !== name && !specifier.startsWith(`${name}/`)) continue;
@@ -102,44 +103,103 @@ function resolveSpecifier(
   return undefined;
 }
 
+/** The repository files `file` runs or starts: what it imports at run time, and what its string literals name. */
+function runtimeDependencies(
+  root: string,
+  file: string,
+  packages: ReadonlyMap<string, { folder: string; exports: unknown }>,
+): string[] {
+  if (!CODE_PATH.test(file) || !existsSync(path.join(root, file))) return [];
+  const text = readFileSync(path.join(root, file), 'utf8');
+  const found: string[] = [];
+  for (const match of text.matchAll(RUNTIME_IMPORT)) {
+    const target = resolveSpecifier(root, file, match[1] ?? match[2] ?? '', packages);
+    if (target !== undefined) found.push(target);
+  }
+  // A file named in a string is a process the code starts (`new URL('./server.ts',
+  // import.meta.url)`), a fixture it bundles, or a file it reads or copies
+  // (`tooling/migrations.lock.json`): relative to the file or to the repository root.
+  for (const match of text.matchAll(STRING_LITERAL)) {
+    const named = match[1] ?? '';
+    if (!NAMED_FILE.test(named)) continue;
+    for (const candidate of [
+      path.posix.join(path.posix.dirname(file), named),
+      path.posix.normalize(named),
+    ]) {
+      if (!candidate.startsWith('..') && existsSync(path.join(root, candidate)))
+        found.push(candidate);
+    }
+  }
+  return found;
+}
+
+const RUNTIME_IMPORT =
+  /(?:^|[\n;])\s*(?:import|export)\s+(?!type\s)(?:[^'"`;]*?\sfrom\s*)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+const STRING_LITERAL = /['"`]([^'"`\n$]+)['"`]/g;
+const CODE_PATH = /\.(ts|tsx|js|mjs|cjs)$/;
+const NAMED_FILE = /^[\w@.][\w@./-]*\.\w+$/;
+
 /**
- * The test files, among `tests`, that import one of `files` (by a relative
- * path or a workspace package's entry point, or through a module that
- * re-exports it, such as a package's index), or are one of them.
+ * The code files under `root` (tests included) that name one of `paths`, or a
+ * file inside one, in a string: code that asks whether a lab part exists, or
+ * reads one, and so runs differently once the removal deleted it (the
+ * scaffolder writes lab regions only while the lab is there).
  *
  * @example
- * testsImporting(root, ['apps/supervisor/src/stack.ts'], testFiles(root)); // ['apps/supervisor/src/stack.unit.spec.ts', ...]
+ * filesNaming(root, ['packages/lab']); // ['tooling/scaffold/new-service.ts', ...]
  */
-export function testsImporting(
+export function filesNaming(root: string, paths: readonly string[], folder = ''): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(path.join(root, folder), { withFileTypes: true })) {
+    if (SKIPPED.has(entry.name)) continue;
+    const relative = folder === '' ? entry.name : `${folder}/${entry.name}`;
+    if (entry.isDirectory()) {
+      found.push(...filesNaming(root, paths, relative));
+      continue;
+    }
+    if (!CODE_PATH.test(entry.name)) continue;
+    const text = readFileSync(path.join(root, relative), 'utf8');
+    const names = [...text.matchAll(STRING_LITERAL)].map((match) => match[1] ?? '');
+    if (names.some((name) => paths.some((lab) => name === lab || name.startsWith(`${lab}/`)))) {
+      found.push(relative);
+    }
+  }
+  return found.sort();
+}
+
+/**
+ * The test files, among `tests`, whose run reaches one of `files`: through
+ * imports at any depth (relative paths, workspace packages' entry points,
+ * re-exports, dynamic imports; type-only imports run nothing), through a file
+ * a module names in a string (a process it spawns, a fixture it bundles), or
+ * because the test is one of them.
+ *
+ * @example
+ * testsReaching(root, ['apps/supervisor/src/stack.ts'], testFiles(root)); // ['apps/supervisor/src/banner.unit.spec.ts', ...]
+ */
+export function testsReaching(
   root: string,
   files: readonly string[],
   tests: readonly string[],
 ): string[] {
   const wanted = new Set(files);
   const packages = workspacePackages(root);
-  const reaches = new Map<string, boolean>();
-  /** Whether `file` is wanted, or re-exports (at any depth) a wanted file. */
-  const reachesWanted = (file: string): boolean => {
-    const known = reaches.get(file);
-    if (known !== undefined) return known;
-    reaches.set(file, false);
-    let found = wanted.has(file);
-    if (!found && existsSync(path.join(root, file))) {
-      const text = readFileSync(path.join(root, file), 'utf8');
-      found = [...text.matchAll(RE_EXPORT)].some((match) => {
-        const target = resolveSpecifier(file, match[1] ?? '', packages);
-        return target !== undefined && reachesWanted(target);
-      });
+  const dependencies = new Map<string, string[]>();
+  const reaches = (test: string): boolean => {
+    const seen = new Set<string>();
+    const pending = [test];
+    for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+      if (seen.has(file)) continue;
+      seen.add(file);
+      if (wanted.has(file)) return true;
+      let next = dependencies.get(file);
+      if (next === undefined) {
+        next = runtimeDependencies(root, file, packages);
+        dependencies.set(file, next);
+      }
+      pending.push(...next);
     }
-    reaches.set(file, found);
-    return found;
+    return false;
   };
-  return tests.filter((test) => {
-    if (wanted.has(test)) return true;
-    const text = readFileSync(path.join(root, test), 'utf8');
-    return [...text.matchAll(SPECIFIER)].some((match) => {
-      const target = resolveSpecifier(test, match[1] ?? '', packages);
-      return target !== undefined && reachesWanted(target);
-    });
-  });
+  return tests.filter(reaches);
 }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { changesRuntimeCode, testFiles, testsImporting } from './edit-impact.js';
+import { changesRuntimeCode, filesNaming, testFiles, testsReaching } from './edit-impact.js';
 
 describe('changesRuntimeCode', () => {
   it('given a region of imports and re-exports, then the code it runs is the same', () => {
@@ -41,7 +41,7 @@ describe('changesRuntimeCode', () => {
   });
 });
 
-describe('testsImporting', () => {
+describe('testsReaching and filesNaming', () => {
   let root: string | undefined;
   afterEach(() => {
     if (root !== undefined) rmSync(root, { recursive: true, force: true });
@@ -57,7 +57,7 @@ describe('testsImporting', () => {
     return at;
   };
 
-  it('given tests that import a changed file by a relative path, a package entry point or a re-export, then they are found, and the changed tests themselves', () => {
+  it('given tests that reach a changed file by a relative path, a package entry point, a re-export, a module between, a dynamic import or a spawned file, then they are found, and the changed tests themselves', () => {
     root = write({
       'packages/kit/package.json': JSON.stringify({
         name: '@eo/kit',
@@ -66,9 +66,19 @@ describe('testsImporting', () => {
       'packages/kit/src/routes.ts': 'export const routes = 1;\n',
       'packages/kit/src/routes.unit.spec.ts': "import { routes } from './routes.js';\n",
       'packages/kit/src/index.ts': "export * from './routes.js';\n",
+      'packages/kit/src/start.ts':
+        "import { routes } from './routes.js';\nexport const start = routes;\n",
+      'packages/kit/src/start.unit.spec.ts': "import { start } from './start.js';\n",
+      'packages/kit/src/lazy.int.spec.ts': "const { start } = await import('./start.js');\n",
+      'packages/kit/src/types.unit.spec.ts': "import type { Routes } from './routes.js';\n",
+      'packages/kit/src/spawns.int.spec.ts':
+        "spawn(process.execPath, [fileURLToPath(new URL('./child.ts', import.meta.url))]);\n",
+      'packages/kit/src/child.ts':
+        "import { start } from '@eo/kit/start-less';\nimport '@eo/kit';\n",
       'apps/gateway/src/app.int.spec.ts': "import { routes } from '@eo/kit/routes';\n",
       'apps/gateway/src/index.int.spec.ts': "import { routes } from '@eo/kit';\n",
       'apps/gateway/src/other.int.spec.ts': "import { other } from './other.js';\n",
+      'apps/gateway/src/other.ts': "export const other = 'packages/kit/src/missing.ts';\n",
       'apps/gateway/src/edited.unit.spec.ts': 'it.todo("x");\n',
       'node_modules/x/y.unit.spec.ts': "import './routes.js';\n",
     });
@@ -78,10 +88,14 @@ describe('testsImporting', () => {
       'apps/gateway/src/edited.unit.spec.ts',
       'apps/gateway/src/index.int.spec.ts',
       'apps/gateway/src/other.int.spec.ts',
+      'packages/kit/src/lazy.int.spec.ts',
       'packages/kit/src/routes.unit.spec.ts',
+      'packages/kit/src/spawns.int.spec.ts',
+      'packages/kit/src/start.unit.spec.ts',
+      'packages/kit/src/types.unit.spec.ts',
     ]);
     expect(
-      testsImporting(
+      testsReaching(
         root,
         ['packages/kit/src/routes.ts', 'apps/gateway/src/edited.unit.spec.ts'],
         tests,
@@ -90,7 +104,36 @@ describe('testsImporting', () => {
       'apps/gateway/src/app.int.spec.ts',
       'apps/gateway/src/edited.unit.spec.ts',
       'apps/gateway/src/index.int.spec.ts',
+      'packages/kit/src/lazy.int.spec.ts',
       'packages/kit/src/routes.unit.spec.ts',
+      'packages/kit/src/spawns.int.spec.ts',
+      'packages/kit/src/start.unit.spec.ts',
+    ]);
+  });
+
+  it('given a test whose code reads a file the removal rewrote, then it is found, and one that only names a missing file is not', () => {
+    root = write({
+      'tooling/lock.json': '{}\n',
+      'tooling/lock/lock.ts': "export const read = () => readFileSync('tooling/lock.json');\n",
+      'tooling/lock/lock.unit.spec.ts': "import { read } from './lock.js';\n",
+      'tooling/lock/other.unit.spec.ts': "readFileSync('tooling/gone.json');\n",
+    });
+    expect(testsReaching(root, ['tooling/lock.json'], testFiles(root))).toEqual([
+      'tooling/lock/lock.unit.spec.ts',
+    ]);
+  });
+
+  it('given code that names a lab path in a string, then it is found, and code that names only a neighbour is not', () => {
+    root = write({
+      'tooling/scaffold/new-service.ts':
+        "const lab = exists('packages/lab/fault-injection/package.json');\n",
+      'tooling/scaffold/list.ts': "tree.list('apps/lab');\n",
+      'tooling/scaffold/other.ts': "tree.list('apps/labels'); // apps/lab in a comment only\n",
+      'docs/page.md': '`packages/lab/fault-injection`\n',
+    });
+    expect(filesNaming(root, ['apps/lab', 'packages/lab'])).toEqual([
+      'tooling/scaffold/list.ts',
+      'tooling/scaffold/new-service.ts',
     ]);
   });
 });
