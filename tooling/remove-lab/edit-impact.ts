@@ -10,7 +10,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
-/** The JavaScript a file runs, without its import and re-export declarations, printed the same way each time. */
+/** The JavaScript a file runs, without its binding imports and re-export declarations, printed the same way each time. */
 function runtimeCode(text: string, file: string): string {
   const { outputText } = ts.transpileModule(text, {
     fileName: file,
@@ -21,7 +21,8 @@ function runtimeCode(text: string, file: string): string {
   return source.statements
     .filter(
       (statement) =>
-        !ts.isImportDeclaration(statement) &&
+        // An import for its loading alone (`import './register.js'`) runs that module.
+        !(ts.isImportDeclaration(statement) && statement.importClause !== undefined) &&
         !(ts.isExportDeclaration(statement) && statement.moduleSpecifier !== undefined),
     )
     .map((statement) => printer.printNode(ts.EmitHint.Unspecified, statement, source))
@@ -79,15 +80,14 @@ function workspacePackages(root: string): Map<string, { folder: string; exports:
 
 /** The repository file an import specifier of `from` names, if it is one of this workspace. */
 function resolveSpecifier(
-  root: string,
   from: string,
   specifier: string,
   packages: ReadonlyMap<string, { folder: string; exports: unknown }>,
 ): string | undefined {
   if (specifier.startsWith('.')) {
     const joined = path.posix.join(path.posix.dirname(from), specifier);
-    const typescript = joined.replace(/\.js$/, '.ts');
-    return typescript !== joined && !existsSync(path.join(root, typescript)) ? joined : typescript;
+    // A relative `.js` that is really JavaScript is found as a string the file names.
+    return joined.replace(/\.js$/, '.ts');
   }
   for (const [name, { folder, exports }] of packages) {
     if (specifier !== name && !specifier.startsWith(`${name}/`)) continue;
@@ -113,7 +113,7 @@ function runtimeDependencies(
   const text = readFileSync(path.join(root, file), 'utf8');
   const found: string[] = [];
   for (const match of text.matchAll(RUNTIME_IMPORT)) {
-    const target = resolveSpecifier(root, file, match[1] ?? match[2] ?? '', packages);
+    const target = resolveSpecifier(file, match[1] ?? match[2] ?? '', packages);
     if (target !== undefined) found.push(target);
   }
   // A file named in a string is a process the code starts (`new URL('./server.ts',

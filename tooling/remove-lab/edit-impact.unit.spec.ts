@@ -33,6 +33,11 @@ describe('changesRuntimeCode', () => {
     expect(changesRuntimeCode(before, after, 'x.ts')).toBe(false);
   });
 
+  it('given a region with an import for its loading alone, then the code it runs changed', () => {
+    const before = "// lab:begin\nimport './register-lab.js';\n// lab:end\nexport const b = 1;\n";
+    expect(changesRuntimeCode(before, 'export const b = 1;\n', 'x.ts')).toBe(true);
+  });
+
   it('given a region that calls, declares or passes something, then the code it runs changed', () => {
     const start = 'await runService({\n  name: "order",\n  lab: openFaultInjection,\n});';
     const without = 'await runService({\n  name: "order",\n});';
@@ -80,6 +85,8 @@ describe('testsReaching and filesNaming', () => {
       'apps/gateway/src/other.int.spec.ts': "import { other } from './other.js';\n",
       'apps/gateway/src/other.ts': "export const other = 'packages/kit/src/missing.ts';\n",
       'apps/gateway/src/edited.unit.spec.ts': 'it.todo("x");\n',
+      'tooling/rules/rule.js': "import { routes } from '@eo/kit/routes';\n",
+      'tooling/rules/rule.unit.spec.ts': "import rule from './rule.js';\n",
       'node_modules/x/y.unit.spec.ts': "import './routes.js';\n",
     });
     const tests = testFiles(root);
@@ -93,6 +100,7 @@ describe('testsReaching and filesNaming', () => {
       'packages/kit/src/spawns.int.spec.ts',
       'packages/kit/src/start.unit.spec.ts',
       'packages/kit/src/types.unit.spec.ts',
+      'tooling/rules/rule.unit.spec.ts',
     ]);
     expect(
       testsReaching(
@@ -108,6 +116,7 @@ describe('testsReaching and filesNaming', () => {
       'packages/kit/src/routes.unit.spec.ts',
       'packages/kit/src/spawns.int.spec.ts',
       'packages/kit/src/start.unit.spec.ts',
+      'tooling/rules/rule.unit.spec.ts',
     ]);
   });
 
@@ -128,7 +137,7 @@ describe('testsReaching and filesNaming', () => {
       'tooling/scaffold/new-service.ts':
         "const lab = exists('packages/lab/fault-injection/package.json');\n",
       'tooling/scaffold/list.ts': "tree.list('apps/lab');\n",
-      'tooling/scaffold/other.ts': "tree.list('apps/labels'); // apps/lab in a comment only\n",
+      'tooling/scaffold/other.ts': "tree.list('apps/labels'); // only a prefix in common\n",
       'docs/page.md': '`packages/lab/fault-injection`\n',
     });
     expect(filesNaming(root, ['apps/lab', 'packages/lab'])).toEqual([

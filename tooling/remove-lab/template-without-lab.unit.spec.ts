@@ -78,10 +78,13 @@ describe('the template without the lab', () => {
         'docs/openapi.json',
       ];
       const selected = testsReaching(root, [...changed, ...naming, ...rewritten], testFiles(root));
-      // The bundling test reaches the services' server.ts files only through the
-      // stack's entry paths, strings that esbuild bundles: it must be found anyway.
+      // Found through an import chain (the scaffolder's test reaches new-service.ts,
+      // which asks whether the lab is there) and as an edited test file itself.
       expect(selected).toEqual(
-        expect.arrayContaining(['apps/supervisor/src/process-bundles.int.spec.ts']),
+        expect.arrayContaining([
+          'tooling/scaffold/scaffold.int.spec.ts',
+          'packages/service-kit/src/run-service/start-service.int.spec.ts',
+        ]),
       );
       const output = template().run('node_modules/.bin/vitest', [
         'run',

@@ -127,9 +127,9 @@ export interface ServiceDeclaration<Database> {
    */
   outbox?: OutboxDeclaration<Database> | undefined;
   /**
-   * Routes that need what runService built, registered after the kit's own:
-   * each gets the declaration, the resources and the declared consumers (the
-   * lab's lineage route reports the consumers and their markers).
+   * Routes that need what runService built, registered with the kit's own
+   * (before the consumers start): each gets the declaration, the resources and
+   * the declared consumers (the lab's lineage route reports them and their markers).
    */
   routes?: readonly ServiceRoutes<Database>[] | undefined;
   /** What runs beside the consumers (timers, pollers); closed right after them. */

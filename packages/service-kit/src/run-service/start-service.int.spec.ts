@@ -81,7 +81,7 @@ function tinyService(extra: Partial<ServiceDeclaration<TinyDatabase>> = {}) {
     ],
     outbox: { relay: true },
     routes: [
-      // A declared route gets what runService built: here, the consumers it started.
+      // A declared route gets what runService built: here, the declared consumers.
       (app, { consumers }) => {
         app.get('/declared-consumers', () => consumers.map(({ consumer }) => consumer.name));
       },
@@ -151,7 +151,7 @@ describe('startService', () => {
     expect(metrics).toMatch(/eo_processed_message_rows\{[^}]*consumer="tiny-greeter-v1"[^}]*\} 1/);
   });
 
-  it("registers the declaration's own routes with the consumers it started", async () => {
+  it("registers the declaration's own routes with the declared consumers", async () => {
     const { url } = await started;
 
     const response = await fetch(`${url}/declared-consumers`);
