@@ -79,10 +79,24 @@ async function measureAppends(opens: readonly Open[]) {
 }
 
 /**
+ * Writes every page the earlier phases dirtied, so that a latency run does not
+ * pay for their write-back: a checkpoint that starts during one makes the WAL
+ * flushes of its commits, and so its tail, depend on what ran before it.
+ */
+async function checkpoint(adminUrl: string): Promise<void> {
+  const db = connect<unknown>(adminUrl, { maxConnections: 1 });
+  try {
+    await sql`CHECKPOINT`.execute(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
  * Subscriptions: one store at a time, alone on the server, so that one's
  * consumers (and whatever they leave behind) cannot slow the other's.
  */
-async function measureSubscriptions(open: Open) {
+async function measureSubscriptions(open: Open, adminUrl: string) {
   const target = await open();
   try {
     const deliveries = [];
@@ -93,6 +107,7 @@ async function measureSubscriptions(open: Open) {
     const latency: LatencyResult[] = [];
     for (const load of PLAN.latency) {
       process.stdout.write(`  ${target.name}: latency at ${String(load.perSecond)} events/s\n`);
+      await checkpoint(adminUrl);
       latency.push(await deliveryLatency(target, load));
     }
     return { name: target.name, deliveries, latency };
@@ -101,11 +116,11 @@ async function measureSubscriptions(open: Open) {
   }
 }
 
-async function measure(opens: readonly Open[]): Promise<TargetResults[]> {
+async function measure(opens: readonly Open[], adminUrl: string): Promise<TargetResults[]> {
   const appends = await measureAppends(opens);
   const results: TargetResults[] = [];
   for (const [index, open] of opens.entries()) {
-    const subscriptions = await measureSubscriptions(open);
+    const subscriptions = await measureSubscriptions(open, adminUrl);
     results.push({
       ...subscriptions,
       single: appends.single[index] ?? [],
@@ -135,10 +150,10 @@ async function main(): Promise<void> {
     await migrateToLatest(migrator, eventStoreMigrations);
     await migrator.destroy();
 
-    const results = await measure([
-      () => Promise.resolve(embeddedTarget(embeddedUrl)),
-      () => emmettTarget(emmettUrl),
-    ]);
+    const results = await measure(
+      [() => Promise.resolve(embeddedTarget(embeddedUrl)), () => emmettTarget(emmettUrl)],
+      server.adminUrl,
+    );
     const report = formatReport({
       results,
       plan: PLAN,
