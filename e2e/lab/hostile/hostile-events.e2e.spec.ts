@@ -43,7 +43,10 @@ beforeAll(async () => {
   store =
     target.eventStore === undefined
       ? createPostgresEventStore({ url: target.databases.eventStore })
-      : openEventStore({ config: target.eventStore, postgresUrl: target.databases.eventStore });
+      : await openEventStore({
+          config: target.eventStore,
+          postgresUrl: target.databases.eventStore,
+        });
 });
 
 afterAll(async () => {

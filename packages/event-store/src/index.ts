@@ -1,8 +1,7 @@
 export { loadEventStoreConfig, type EventStoreConfig } from './config.js';
-export {
-  createEventStoreDBEventStore,
-  type EventStoreDBEventStoreOptions,
-} from './eventstoredb/eventstoredb-event-store.js';
+// The EventStoreDB back end is `@effectively-once/event-store/eventstoredb`, so
+// that loading this entry does not load its client.
+export type { EventStoreDBEventStoreOptions } from './eventstoredb/eventstoredb-event-store.js';
 export { openEventStore } from './open-event-store.js';
 export {
   comparePositions,

@@ -174,9 +174,9 @@ export function loadServiceConfig<Shape extends z.ZodRawShape>(input: {
  * EVENT_STORE_DATABASE_URL (migrated by whoever created that database).
  *
  * @example
- * const store = openServiceEventStore(config);
+ * const store = await openServiceEventStore(config);
  */
-export function openServiceEventStore(config: ServiceConfig): EventStore {
+export async function openServiceEventStore(config: ServiceConfig): Promise<EventStore> {
   if (config.eventStore.backend === 'eventstoredb') {
     return openEventStore({ config: config.eventStore, postgresUrl: '' });
   }

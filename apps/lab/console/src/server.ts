@@ -36,7 +36,7 @@ if (!LOOPBACK_HOSTS.has(config.host)) {
   );
 }
 
-const store = openEventStore({
+const store = await openEventStore({
   config: config.eventStore,
   postgresUrl: config.stack.databases.eventStore,
 });

@@ -30,7 +30,7 @@ export interface ScenarioContext {
   /** Polls `probe` until it returns a value; fails the script after `timeoutMs`. */
   waitUntil<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs?: number): Promise<T>;
   /** The stack's event store, opened for this call; close it after use. */
-  openStore(): EventStore;
+  openStore(): Promise<EventStore>;
   /** Every journal entry written since the scenario began. */
   journal(): Promise<JournalEntry[]>;
   /** A line in the timeline, in the runner's words. */

@@ -60,14 +60,14 @@ async function migrate<Database>(
 }
 
 /** The pool and the store connect on first use: opening them here reaches no server yet. */
-function openResources<Database>(
+async function openResources<Database>(
   declaration: ServiceDeclaration<Database>,
   shutdown: ShutdownList,
-): ServiceResources<Database> {
+): Promise<ServiceResources<Database>> {
   const { config } = declaration;
   const db = connect<Database>(config.databaseUrl, { applicationName: config.service });
   shutdown.add('db', { close: () => db.destroy() });
-  const store = openServiceEventStore(config);
+  const store = await openServiceEventStore(config);
   shutdown.add('store', store);
   const metrics = createServiceMetrics({ service: config.service });
   return { db, store, metrics, now: declaration.now ?? (() => new Date()) };
@@ -185,7 +185,7 @@ export async function startService<Database extends IdempotencyTables>(
     },
   });
   try {
-    const resources = openResources(declaration, shutdown);
+    const resources = await openResources(declaration, shutdown);
     const app = declaration.buildApp(resources);
     log = app.log;
     shutdown.add('http', { close: () => app.close() });

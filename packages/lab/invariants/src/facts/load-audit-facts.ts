@@ -44,7 +44,7 @@ function openConnections(target: AuditTarget): Connections {
   };
 }
 
-function openStore(target: AuditTarget): EventStore {
+async function openStore(target: AuditTarget): Promise<EventStore> {
   const url = target.databases.eventStore;
   if (target.eventStore === undefined) return createPostgresEventStore({ url, maxConnections: 2 });
   return openEventStore({ config: target.eventStore, postgresUrl: url });
@@ -113,7 +113,7 @@ export async function loadAuditFacts(
   scope: { orderIds?: readonly string[] | undefined } = {},
 ): Promise<AuditFacts> {
   const db = openConnections(target);
-  const store = openStore(target);
+  const store = await openStore(target);
   try {
     return await readFacts(db, store, {
       mailSinkUrl: target.mailSinkUrl,

@@ -107,7 +107,7 @@ async function expectOneTimedOutCancellation(
   context: ScenarioContext,
   input: { orderId: string; inventoryBy: Date },
 ): Promise<void> {
-  const store = context.openStore();
+  const store = await context.openStore();
   try {
     const requests = (await store.readStream(orderStream(input.orderId))).filter(
       (event) => event.type === 'OrderCancellationRequested',

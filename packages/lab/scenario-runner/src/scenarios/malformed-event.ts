@@ -16,7 +16,7 @@ export const malformedEvent: Scenario = {
     const sku = await context.freshSku(5);
     const poisonOrderId = randomUUID();
     const poisonId = randomUUID();
-    const store = context.openStore();
+    const store = await context.openStore();
     try {
       // eslint-disable-next-line effectively-once/no-event-store-append -- the scenario plays a buggy producer that writes a stream directly, bypassing the outbox.
       await store.appendToStream(

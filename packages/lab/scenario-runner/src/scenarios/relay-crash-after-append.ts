@@ -30,7 +30,7 @@ export const relayCrashAfterAppend: Scenario = {
       30_000,
     );
     await context.waitForOrder(orderId, ['confirmed']);
-    const store = context.openStore();
+    const store = await context.openStore();
     try {
       const events = await store.readStream(inventoryStream(orderId));
       const reserved = events.filter((event) => event.type === 'InventoryReserved');

@@ -28,7 +28,7 @@ export const semanticDuplicate: Scenario = {
       entry({ kind: 'held', consumer: PAYMENT, orderId }),
     );
     const before = await context.api.stock(sku);
-    const store = context.openStore();
+    const store = await context.openStore();
     const copyId = randomUUID();
     try {
       const events = await store.readStream(orderStream(orderId));

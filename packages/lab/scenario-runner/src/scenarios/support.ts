@@ -152,7 +152,7 @@ export async function orderPlacedOf(
   context: ScenarioContext,
   orderId: string,
 ): Promise<RecordedEvent> {
-  const store = context.openStore();
+  const store = await context.openStore();
   try {
     const placed = (await store.readStream(orderStream(orderId))).find(
       (event) => event.type === 'OrderPlaced',
