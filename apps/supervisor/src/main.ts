@@ -26,7 +26,11 @@ import { DEFAULT_RESTART_POLICY } from './restart-policy.js';
 import { seedInventory } from './seed.js';
 import { defineStack, ENTRIES, type ProcessGroup, type ProcessSpec } from './stack.js';
 import { stackTarget } from './stack-target.js';
-import type { StackReadyMessage, StackState } from '@effectively-once/stack-protocol';
+import {
+  ProcessListeningMessage,
+  type StackReadyMessage,
+  type StackState,
+} from '@effectively-once/stack-protocol';
 import { removeStateFile, writeStateFile } from './state-file.js';
 import {
   superviseProcess,
@@ -93,12 +97,28 @@ function forwardOutcome(spec: ProcessSpec, message: unknown): void {
   if (outcome !== undefined) consoleProcess.send(outcome);
 }
 
+/** Each process's first word that its server listens, by name (waitUntilReady waits for it). */
+const listenings = new Map<string, { promise: Promise<void>; heard: () => void }>();
+function listeningOf(name: string): { promise: Promise<void>; heard: () => void } {
+  let known = listenings.get(name);
+  if (known === undefined) {
+    let heard: () => void = () => undefined;
+    const promise = new Promise<void>((resolve) => {
+      heard = resolve;
+    });
+    known = { promise, heard };
+    listenings.set(name, known);
+  }
+  return known;
+}
+
 /** Starts the processes at once; resolves when every one answers its readyUrl. */
 function startProcesses(
   specs: readonly ProcessSpec[],
   bundles: ProcessBundles | undefined,
 ): Promise<void> {
   const ready = specs.map((spec) => {
+    const listening = listeningOf(spec.name);
     running.push(
       superviseProcess({
         spec,
@@ -106,7 +126,10 @@ function startProcesses(
         repoRoot: REPO_ROOT,
         policy: { ...DEFAULT_RESTART_POLICY, maxDelayMs: config.STACK_RESTART_MAX_DELAY_MS },
         onLine: (line) => print(formatLogLine(spec.name, line, config.STACK_LOG_FORMAT)),
-        onMessage: (message) => forwardOutcome(spec, message),
+        onMessage: (message) => {
+          if (ProcessListeningMessage.safeParse(message).success) listening.heard();
+          else forwardOutcome(spec, message);
+        },
         onEvent: (event) => {
           say(describeEvent(event));
           tell({ type: 'process', event });
@@ -117,6 +140,7 @@ function startProcesses(
       name: spec.name,
       url: spec.readyUrl,
       timeoutMs: config.STACK_READY_TIMEOUT_MS,
+      listening: listening.promise,
     });
   });
   return Promise.all(ready).then(() => undefined);
@@ -146,7 +170,12 @@ async function startStackProcesses(
     const inventory = others.find((spec) => spec.name === 'inventory');
     if (inventory !== undefined) {
       const timeoutMs = config.STACK_READY_TIMEOUT_MS;
-      await waitUntilReady({ name: inventory.name, url: inventory.readyUrl, timeoutMs });
+      await waitUntilReady({
+        name: inventory.name,
+        url: inventory.readyUrl,
+        timeoutMs,
+        listening: listeningOf(inventory.name).promise,
+      });
     }
     await timed('seed', seedInventory({ inventoryUrl }));
   }

@@ -1,2 +1,3 @@
 export * from './delivery-outcome.js';
 export * from './stack-state.js';
+export * from './process-listening.js';

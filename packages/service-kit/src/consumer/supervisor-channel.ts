@@ -1,9 +1,13 @@
 // A service started by `pnpm start` has an IPC channel to the supervisor,
-// which passes each settled delivery on to the console. Structured messages,
+// which passes each settled delivery on to the console, and waits for the
+// process's word that it listens before it asks for /ready. Structured messages,
 // not log lines: the supervisor spent about a sixth of its CPU parsing the
 // services' output to find them (issue 13). Without a channel (a service
 // started on its own, a test), nothing is sent.
-import type { DeliveryOutcomeReport } from '@effectively-once/stack-protocol';
+import type {
+  DeliveryOutcomeReport,
+  ProcessListeningMessage,
+} from '@effectively-once/stack-protocol';
 
 /**
  * Sends the report to the supervisor when there is one. Fire and forget: a
@@ -13,7 +17,7 @@ import type { DeliveryOutcomeReport } from '@effectively-once/stack-protocol';
  * @example
  * tellSupervisor(outcomeReport(line, 'ack', new Date()));
  */
-export function tellSupervisor(report: DeliveryOutcomeReport): void {
+export function tellSupervisor(report: DeliveryOutcomeReport | ProcessListeningMessage): void {
   if (process.send === undefined || !process.connected) return;
   process.send(report, undefined, undefined, () => {
     // An error here means the channel closed: nothing to do, nobody to tell.

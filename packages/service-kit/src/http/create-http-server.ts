@@ -14,6 +14,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { tellSupervisor } from '../consumer/supervisor-channel.js';
 import { clientErrorHandler, frameworkErrorHandler } from './client-error.js';
 import { acceptJsonBodiesOnly } from './json-body.js';
 import { DebugRequestLog } from './debug-request-log.js';
@@ -91,6 +92,11 @@ export function createHttpServer(input: {
   app.setNotFoundHandler(notFoundHandlerWith(input.notFoundHint));
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
+  });
+  // Under the supervisor: it asks for /ready only from here on (ProcessListeningMessage).
+  app.addHook('onListen', (done) => {
+    tellSupervisor({ type: 'listening' });
     done();
   });
   return app;
