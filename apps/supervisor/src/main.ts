@@ -97,6 +97,12 @@ function forwardOutcome(spec: ProcessSpec, message: unknown): void {
   if (outcome !== undefined) consoleProcess.send(outcome);
 }
 
+function isListening(message: unknown): boolean {
+  const type: unknown =
+    typeof message === 'object' && message !== null ? Reflect.get(message, 'type') : undefined;
+  return type === 'listening' && ProcessListeningMessage.safeParse(message).success;
+}
+
 /** Each process's first word that its server listens, by name (waitUntilReady waits for it). */
 const listenings = new Map<string, { promise: Promise<void>; heard: () => void }>();
 function listeningOf(name: string): { promise: Promise<void>; heard: () => void } {
@@ -127,7 +133,9 @@ function startProcesses(
         policy: { ...DEFAULT_RESTART_POLICY, maxDelayMs: config.STACK_RESTART_MAX_DELAY_MS },
         onLine: (line) => print(formatLogLine(spec.name, line, config.STACK_LOG_FORMAT)),
         onMessage: (message) => {
-          if (ProcessListeningMessage.safeParse(message).success) listening.heard();
+          // Checked by its type first: a failed parse builds an error, and every
+          // delivery report passes here.
+          if (isListening(message)) listening.heard();
           else forwardOutcome(spec, message);
         },
         onEvent: (event) => {

@@ -66,12 +66,12 @@ describe('waitUntilReady', () => {
       listening: Promise.resolve(),
     });
 
-    await sleep(600);
+    await sleep(1_000);
     const asked = endpoint.requests();
     endpoint.ready();
     await waiting;
 
-    // Every 25 ms: over twenty; at the slow pace it would be three.
+    // Every 25 ms: over thirty; at the slow pace it would be four or five.
     expect(asked).toBeGreaterThanOrEqual(6);
   });
 
@@ -89,7 +89,9 @@ describe('waitUntilReady', () => {
       unheardIntervalMs: 20_000,
     });
 
-    await sleep(100);
+    // Its first question came (and was answered 503): now it pauses for 20 s.
+    while (endpoint.requests() < 1) await sleep(10);
+    await sleep(50);
     endpoint.ready();
     heard();
     const ended = await Promise.race([

@@ -13,13 +13,16 @@ vi.mock('./eventstoredb/eventstoredb-event-store.js', () => {
   };
 });
 
-const { openEventStore } = await import('./open-event-store.js');
+// Through the package's entry, as every process loads it: a static re-export of
+// the back end there would load it as surely as a static import here.
+const { openEventStore } = await import('./index.js');
 
 describe('openEventStore', () => {
   beforeEach(() => {
     esdb.calls = [];
   });
 
+  // First in the file: `loaded` says whether anything loaded the back end since the file began.
   it('given the embedded store, when it opens, then the EventStoreDB back end is never loaded', async () => {
     // The pool connects on first use: nothing listens there, and nothing is asked.
     const store = await openEventStore({

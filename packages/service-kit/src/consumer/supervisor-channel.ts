@@ -1,6 +1,7 @@
-// A service started by `pnpm start` has an IPC channel to the supervisor,
-// which passes each settled delivery on to the console, and waits for the
-// process's word that it listens before it asks for /ready. Structured messages,
+// A process started by `pnpm start` has an IPC channel to the supervisor: a
+// saga service reports each settled delivery, which the supervisor passes on
+// to the console, and every HTTP server on the kit says when it listens, after
+// which the supervisor asks for /ready at its quick pace. Structured messages,
 // not log lines: the supervisor spent about a sixth of its CPU parsing the
 // services' output to find them (issue 13). Without a channel (a service
 // started on its own, a test), nothing is sent.

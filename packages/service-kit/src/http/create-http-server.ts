@@ -94,7 +94,7 @@ export function createHttpServer(input: {
     reply.header('x-request-id', request.id);
     done();
   });
-  // Under the supervisor: it asks for /ready only from here on (ProcessListeningMessage).
+  // Under the supervisor: from here on it asks for /ready at its quick pace (ProcessListeningMessage).
   app.addHook('onListen', (done) => {
     tellSupervisor({ type: 'listening' });
     done();
