@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { OrderResource } from '@effectively-once/contracts';
 import { createPostgresEventStore } from '@effectively-once/event-store';
@@ -82,13 +83,28 @@ async function main(): Promise<void> {
     await offerLoad(stack.gatewayUrl, PLAN.warmup, ended, waiters);
     const observer = new pg.Client({ connectionString: eventStoreUrl });
     await observer.connect();
+    // A backend's counts reach pg_stat_database when it next reports, which a
+    // busy server can put off by up to 10 s: a row read at once would count
+    // some of the warm-up's commits and miss some of its own. So the counts are
+    // read once they settled, before a row and after it, less what the idle
+    // stack commits meanwhile (measured once, here). CPU is read at the row's
+    // own start and end, as before.
+    const idle = await idleCountRates(observer);
+    const snapshot = () => snapshotResources(processesOf(stack), observer);
     const measured = async (load: { perSecond: number; seconds: number }, label?: string) => {
-      const before = await snapshotResources(processesOf(stack), observer);
+      await sleep(STATS_SETTLE_MS);
+      const before = await snapshot();
       const result = await offerLoad(stack.gatewayUrl, load, ended, waiters);
-      const resources = diffResources(
-        before,
-        await snapshotResources(processesOf(stack), observer),
-      );
+      const atEnd = await snapshot();
+      const endedAt = performance.now();
+      await sleep(STATS_SETTLE_MS);
+      const settled = await snapshot();
+      const settledMs = performance.now() - endedAt;
+      const resources = diffResources(before, {
+        ...atEnd,
+        eventStoreCommits: settled.eventStoreCommits - idle.commitsPerMs * settledMs,
+        eventStoreRowsReturned: settled.eventStoreRowsReturned - idle.rowsPerMs * settledMs,
+      });
       return { ...result, resources, ...(label === undefined ? {} : { label }) };
     };
     const results: LoadResult[] = [];
@@ -122,6 +138,35 @@ async function main(): Promise<void> {
     await store.close();
     await stack.stop();
   }
+}
+
+/** Longer than PostgreSQL's longest delay before an idle backend reports its counts (10 s). */
+const STATS_SETTLE_MS = 11_000;
+
+/** The event store's commits and rows returned per ms with no order in flight. */
+async function idleCountRates(
+  observer: pg.Client,
+): Promise<{ commitsPerMs: number; rowsPerMs: number }> {
+  const read = async () => {
+    const { rows } = await observer.query<{ commits: string; returned: string }>(
+      `SELECT xact_commit::text AS commits, tup_returned::text AS returned
+         FROM pg_stat_database WHERE datname = current_database()`,
+    );
+    return {
+      commits: Number(rows[0]?.commits ?? 0),
+      returned: Number(rows[0]?.returned ?? 0),
+      at: performance.now(),
+    };
+  };
+  await sleep(STATS_SETTLE_MS);
+  const first = await read();
+  await sleep(STATS_SETTLE_MS);
+  const second = await read();
+  const ms = second.at - first.at;
+  return {
+    commitsPerMs: (second.commits - first.commits) / ms,
+    rowsPerMs: (second.returned - first.returned) / ms,
+  };
 }
 
 function processesOf(stack: RunningStack) {
@@ -279,7 +324,7 @@ function resourceTable(results: readonly LoadResult[]): string[] {
   const line = (name: string, cell: (r: LoadResult, use: ResourceUse) => string) =>
     `| ${name} | ${measured.map((r) => (r.resources === undefined ? '' : cell(r, r.resources))).join(' | ')} |`;
   return [
-    'Per completed order, from `/proc/<pid>/stat` of every process of the stack (PostgreSQL: the postmaster, what it reaped and its live backends) and `pg_stat_database` of the event store:',
+    'Per completed order, from `/proc/<pid>/stat` of every process of the stack (PostgreSQL: the postmaster, what it reaped and its live backends) and `pg_stat_database` of the event store. The database counts are read 11 s after each row ended, once every backend has reported them (a busy server delays that by up to 10 s), less what the idle stack commits and reads in that time, measured before the first row:',
     '',
     `| per order | ${header.join(' | ')} |`,
     `| --- | ${header.map(() => '---:').join(' | ')} |`,
