@@ -103,6 +103,52 @@ function resolveSpecifier(
   return undefined;
 }
 
+/** What a code file's syntax says it loads at run time, and the strings it holds. */
+interface FileReferences {
+  /** Module specifiers it loads when run: value imports, re-exports, `import()`, `require()`. */
+  specifiers: string[];
+  /** Its string literals (comments are not code, so a path named there counts for nothing). */
+  strings: string[];
+}
+
+/**
+ * Read with TypeScript's parser rather than patterns, so a comment, an
+ * apostrophe or an unusual import form cannot hide or invent a reference.
+ * `import type` and `export type` run nothing and are left out.
+ */
+function referencesOf(text: string, file: string): FileReferences {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const specifiers: string[] = [];
+  const strings: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node)) {
+      const typeOnly = node.importClause?.phaseModifier === ts.SyntaxKind.TypeKeyword;
+      if (!typeOnly && ts.isStringLiteral(node.moduleSpecifier)) {
+        specifiers.push(node.moduleSpecifier.text);
+      }
+    } else if (ts.isExportDeclaration(node)) {
+      if (
+        !node.isTypeOnly &&
+        node.moduleSpecifier !== undefined &&
+        ts.isStringLiteral(node.moduleSpecifier)
+      ) {
+        specifiers.push(node.moduleSpecifier.text);
+      }
+    } else if (ts.isCallExpression(node)) {
+      const [first] = node.arguments;
+      const loads =
+        node.expression.kind === ts.SyntaxKind.ImportKeyword ||
+        (ts.isIdentifier(node.expression) && node.expression.text === 'require');
+      if (loads && first !== undefined && ts.isStringLiteralLike(first))
+        specifiers.push(first.text);
+    }
+    if (ts.isStringLiteralLike(node)) strings.push(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return { specifiers, strings };
+}
+
 /** The repository files `file` runs or starts: what it imports at run time, and what its string literals name. */
 function runtimeDependencies(
   root: string,
@@ -110,17 +156,16 @@ function runtimeDependencies(
   packages: ReadonlyMap<string, { folder: string; exports: unknown }>,
 ): string[] {
   if (!CODE_PATH.test(file) || !existsSync(path.join(root, file))) return [];
-  const text = readFileSync(path.join(root, file), 'utf8');
+  const { specifiers, strings } = referencesOf(readFileSync(path.join(root, file), 'utf8'), file);
   const found: string[] = [];
-  for (const match of text.matchAll(RUNTIME_IMPORT)) {
-    const target = resolveSpecifier(file, match[1] ?? match[2] ?? '', packages);
+  for (const specifier of specifiers) {
+    const target = resolveSpecifier(file, specifier, packages);
     if (target !== undefined) found.push(target);
   }
   // A file named in a string is a process the code starts (`new URL('./server.ts',
   // import.meta.url)`), a fixture it bundles, or a file it reads or copies
   // (`tooling/migrations.lock.json`): relative to the file or to the repository root.
-  for (const match of text.matchAll(STRING_LITERAL)) {
-    const named = match[1] ?? '';
+  for (const named of strings) {
     if (!NAMED_FILE.test(named)) continue;
     for (const candidate of [
       path.posix.join(path.posix.dirname(file), named),
@@ -133,9 +178,6 @@ function runtimeDependencies(
   return found;
 }
 
-const RUNTIME_IMPORT =
-  /(?:^|[\n;])\s*(?:import|export)\s+(?!type\s)(?:[^'"`;]*?\sfrom\s*)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
-const STRING_LITERAL = /['"`]([^'"`\n$]+)['"`]/g;
 const CODE_PATH = /\.(ts|tsx|js|mjs|cjs)$/;
 const NAMED_FILE = /^[\w@.][\w@./-]*\.\w+$/;
 
@@ -158,8 +200,7 @@ export function filesNaming(root: string, paths: readonly string[], folder = '')
       continue;
     }
     if (!CODE_PATH.test(entry.name)) continue;
-    const text = readFileSync(path.join(root, relative), 'utf8');
-    const names = [...text.matchAll(STRING_LITERAL)].map((match) => match[1] ?? '');
+    const names = referencesOf(readFileSync(path.join(root, relative), 'utf8'), relative).strings;
     if (names.some((name) => paths.some((lab) => name === lab || name.startsWith(`${lab}/`)))) {
       found.push(relative);
     }

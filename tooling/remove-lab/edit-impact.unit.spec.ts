@@ -132,6 +132,23 @@ describe('testsReaching and filesNaming', () => {
     ]);
   });
 
+  it('given forms a pattern would misread, then the parser reads what the code runs, and not what its comments say', () => {
+    root = write({
+      'tooling/lock.json': '{}\n',
+      'tooling/a.unit.spec.ts': "/* first */ import { read } from './reader.js';\n",
+      'tooling/reader.ts':
+        "log(\"it's read\"); export const read = () => readFileSync('tooling/lock.json');\n",
+      'tooling/b.unit.spec.ts': "const { read } = require('./reader.js');\n",
+      'tooling/c.unit.spec.ts':
+        "// readFileSync('tooling/lock.json') was the old way\nexport {};\n",
+      'tooling/d.unit.spec.ts': "export type { Read } from './reader.js';\n",
+    });
+    expect(testsReaching(root, ['tooling/lock.json'], testFiles(root))).toEqual([
+      'tooling/a.unit.spec.ts',
+      'tooling/b.unit.spec.ts',
+    ]);
+  });
+
   it('given code that names a lab path in a string, then it is found, and code that names only a neighbour is not', () => {
     root = write({
       'tooling/scaffold/new-service.ts':
