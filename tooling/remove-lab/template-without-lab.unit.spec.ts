@@ -4,6 +4,8 @@
 // reaches code the removal changed. Why that is enough, and what only
 // `pnpm lab:check` (every unit and integration test of the copy) proves, is in
 // docs/template-and-lab.md, "How it is proven".
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changesRuntimeCode, filesNaming, testFiles, testsReaching } from './edit-impact.js';
@@ -13,6 +15,12 @@ import { makeTemplateCopy, type TemplateCopy } from './template-copy.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const MINUTES = 60_000;
+
+/** What vitest.config.ts has the unit and integration tests run besides themselves. */
+const RUN_BY_EVERY_TEST = [
+  'tooling/vitest-summary-reporter.ts',
+  'packages/postgres/src/testing/global-setup.ts',
+];
 
 /** The step before runs the docs check's tests already. */
 const DOCS_CHECK = 'tooling/docs-check/';
@@ -77,7 +85,17 @@ describe('the template without the lab', () => {
         ...plan.edits.map(({ file }) => file).filter((file) => !CODE_FILE.test(file)),
         'docs/openapi.json',
       ];
-      const selected = testsReaching(root, [...changed, ...naming, ...rewritten], testFiles(root));
+      const targets = [...changed, ...naming, ...rewritten];
+      // Every unit and integration test also runs the reporter, and every
+      // integration test the global setup: if they reach changed code, no test is
+      // known to run the same code. (The e2e setup starts the stack; no e2e runs here.)
+      expect(RUN_BY_EVERY_TEST.filter((file) => existsSync(path.join(root, file)))).toEqual(
+        RUN_BY_EVERY_TEST,
+      );
+      const setupChanged = testsReaching(root, targets, RUN_BY_EVERY_TEST).length > 0;
+      const selected = setupChanged
+        ? testFiles(root)
+        : testsReaching(root, targets, testFiles(root));
       // Found through an import chain (the scaffolder's test reaches new-service.ts,
       // which asks whether the lab is there) and as an edited test file itself.
       expect(selected).toEqual(
