@@ -16,7 +16,12 @@ import pg from 'pg';
 import { startStack, type RunningStack } from '../support/start-stack.js';
 import { summarize, type LatencySummary } from './latency.js';
 import { followOrderEnds } from './order-ends.js';
-import { diffResources, snapshotResources, type ResourceUse } from './resource-usage.js';
+import {
+  diffResources,
+  snapshotResources,
+  type ResourceSnapshot,
+  type ResourceUse,
+} from './resource-usage.js';
 
 const BENCHMARKS_FILE = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
 const PLAN = {
@@ -89,8 +94,8 @@ async function main(): Promise<void> {
     // read once they settled, before a row and after it, less what the idle
     // stack commits meanwhile (measured once, here). CPU is read at the row's
     // own start and end, as before.
-    const idle = await idleCountRates(observer);
     const snapshot = () => snapshotResources(processesOf(stack), observer);
+    const idle = await idleCountRates(snapshot);
     const measured = async (load: { perSecond: number; seconds: number }, label?: string) => {
       await sleep(STATS_SETTLE_MS);
       const before = await snapshot();
@@ -145,27 +150,17 @@ const STATS_SETTLE_MS = 11_000;
 
 /** The event store's commits and rows returned per ms with no order in flight. */
 async function idleCountRates(
-  observer: pg.Client,
+  snapshot: () => Promise<ResourceSnapshot>,
 ): Promise<{ commitsPerMs: number; rowsPerMs: number }> {
-  const read = async () => {
-    const { rows } = await observer.query<{ commits: string; returned: string }>(
-      `SELECT xact_commit::text AS commits, tup_returned::text AS returned
-         FROM pg_stat_database WHERE datname = current_database()`,
-    );
-    return {
-      commits: Number(rows[0]?.commits ?? 0),
-      returned: Number(rows[0]?.returned ?? 0),
-      at: performance.now(),
-    };
-  };
   await sleep(STATS_SETTLE_MS);
-  const first = await read();
+  const first = await snapshot();
+  const firstAt = performance.now();
   await sleep(STATS_SETTLE_MS);
-  const second = await read();
-  const ms = second.at - first.at;
+  const second = await snapshot();
+  const ms = performance.now() - firstAt;
   return {
-    commitsPerMs: (second.commits - first.commits) / ms,
-    rowsPerMs: (second.returned - first.returned) / ms,
+    commitsPerMs: (second.eventStoreCommits - first.eventStoreCommits) / ms,
+    rowsPerMs: (second.eventStoreRowsReturned - first.eventStoreRowsReturned) / ms,
   };
 }
 

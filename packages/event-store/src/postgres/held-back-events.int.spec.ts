@@ -34,30 +34,42 @@ async function openOlderTransaction(databaseUrl = url): Promise<{ end: () => Pro
   };
 }
 
+/**
+ * A store that polls once a minute, with one consumer on a prefix of its own
+ * that has pumped once: only a notification or the held-back recheck can
+ * deliver in time. `pumps()` counts its rounds.
+ */
+async function consumerOnOwnPrefix(label: string) {
+  let pumps = 0;
+  const store = createPostgresEventStore({
+    url,
+    pollIntervalMs: A_MINUTE,
+    onGroupPumped: () => (pumps += 1),
+  });
+  const prefix = uniqueName(label);
+  const group = uniqueName('group');
+  await store.createSubscriptionGroup(group, {
+    filter: { kind: 'stream_prefix', prefixes: [prefix] },
+    startFrom: 'start',
+  });
+  const deliveries = receive(store.subscribeToGroup(group));
+  await waitUntil(() => (pumps > 0 ? true : undefined), 'the consumer has pumped once');
+  return { store, prefix, deliveries, pumps: () => pumps };
+}
+
 describe('events held back by an older transaction', () => {
   it('reach a persistent subscription soon after that transaction ends, without waiting for a poll', async () => {
-    let pumps = 0;
-    const store = createPostgresEventStore({
-      url,
-      pollIntervalMs: A_MINUTE,
-      onGroupPumped: () => (pumps += 1),
-    });
+    const { store, prefix, deliveries, pumps } = await consumerOnOwnPrefix('held');
     try {
-      const prefix = uniqueName('held');
-      const group = uniqueName('group');
-      await store.createSubscriptionGroup(group, {
-        filter: { kind: 'stream_prefix', prefixes: [prefix] },
-        startFrom: 'start',
-      });
-      const deliveries = receive(store.subscribeToGroup(group));
-      await waitUntil(() => (pumps > 0 ? true : undefined), 'the consumer has pumped once');
-
       const older = await openOlderTransaction();
-      const pumpsBefore = pumps;
+      const pumpsBefore = pumps();
       await store.appendToStream(`${prefix}-1`, newEvents(1), { expectedRevision: 'no_stream' });
       // The append's notification woke the consumer, which pumped while the
       // older transaction still held the event back: nothing to deliver yet.
-      await waitUntil(() => (pumps > pumpsBefore ? true : undefined), 'the consumer pumped again');
+      await waitUntil(
+        () => (pumps() > pumpsBefore ? true : undefined),
+        'the consumer pumped again',
+      );
       const startedAt = Date.now();
       await older.end();
 
@@ -72,23 +84,9 @@ describe('events held back by an older transaction', () => {
 
 describe('a transaction running in another database of the same server', () => {
   it('holds nothing back: the event reaches a subscription and readAll while it still runs', async () => {
-    let pumps = 0;
-    const store = createPostgresEventStore({
-      url,
-      pollIntervalMs: A_MINUTE,
-      onGroupPumped: () => (pumps += 1),
-    });
+    const { store, prefix, deliveries } = await consumerOnOwnPrefix('elsewhere');
     const elsewhere = await openOlderTransaction(otherDatabase.url);
     try {
-      const prefix = uniqueName('elsewhere');
-      const group = uniqueName('group');
-      await store.createSubscriptionGroup(group, {
-        filter: { kind: 'stream_prefix', prefixes: [prefix] },
-        startFrom: 'start',
-      });
-      const deliveries = receive(store.subscribeToGroup(group));
-      await waitUntil(() => (pumps > 0 ? true : undefined), 'the consumer has pumped once');
-
       // Given a transaction with an xid older than the event, in another database
       // When an event is appended while it is still open
       const [event] = newEvents(1);
