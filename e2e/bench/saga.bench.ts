@@ -72,7 +72,16 @@ interface LoadResult {
 
 async function main(): Promise<void> {
   const loadAtStart = loadavg()[0] ?? 0;
-  const stack = await startStack({ env: { STACK_DURABILITY: 'durable', LOG_LEVEL: 'warn' } });
+  const stack = await startStack({
+    env: {
+      STACK_DURABILITY: 'durable',
+      LOG_LEVEL: 'warn',
+      // lab:begin
+      // As `pnpm start` runs it: the console's feed reads the store too, and issue 13 counts it.
+      STACK_CONSOLE: 'true',
+      // lab:end
+    },
+  });
   const eventStoreUrl = stack.databases.eventStore;
   const store = createPostgresEventStore({ url: eventStoreUrl });
   const ends = followOrderEnds(store);
@@ -135,7 +144,7 @@ async function main(): Promise<void> {
       );
     }
     await observer.end();
-    const section = formatSection(results, loadAtStart);
+    const section = formatSection(results, loadAtStart, new Set(processesOf(stack).named().keys()));
     process.stdout.write(`${section}\n`);
     if (!ARGS['no-docs']) await writeBenchmarkSection(BENCHMARKS_FILE, 'saga', section);
   } finally {
@@ -277,7 +286,12 @@ async function offerLoad(
   };
 }
 
-function formatSection(results: readonly LoadResult[], loadAtStart: number): string {
+function formatSection(
+  results: readonly LoadResult[],
+  loadAtStart: number,
+  names: ReadonlySet<string>,
+): string {
+  const processCount = names.size + 1;
   const ms = (value: number) => `${value.toFixed(0)} ms`;
   const at100 = results.find((result) => result.offeredPerSecond === TARGET.ordersPerSecond);
   const met =
@@ -294,7 +308,7 @@ function formatSection(results: readonly LoadResult[], loadAtStart: number): str
     '',
     `Written by \`pnpm bench\` (\`e2e/bench/saga.bench.ts\`) on ${new Date().toISOString().slice(0, 10)}.`,
     `Machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${String(availableParallelism())} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average ${loadAtStart.toFixed(1)} at start.`,
-    'The stack as `pnpm start` runs it: seven Node.js processes, embedded PostgreSQL with durable commits, the embedded event store.',
+    `The stack as \`pnpm start\` runs it: ${String(processCount)} Node.js processes (the supervisor and ${[...names].sort().join(', ')}), embedded PostgreSQL with durable commits, the embedded event store.`,
     'Each order: one line, `tok_approve`. Latency: from sending `POST /api/orders` to `OrderConfirmed` in the order stream.',
     'Orders are sent on a fixed schedule for 15 s per row (an open loop), after a 3 s warm-up; each row starts once the previous one has drained.',
     '',

@@ -5,6 +5,7 @@ import { EventStoreDBClient, jsonEvent, type JSONType } from '@eventstore/db-cli
 import { subscriptionRegistry } from '../port/subscription-registry.js';
 import type { EventStore } from '../port/event-store.js';
 import { parseExpectedRevision } from '../port/expected-revision.js';
+import { parseReadInterval } from '../port/read-interval.js';
 import { assertGroupName, parseGroupChanges, parseGroupSettings } from '../port/subscription.js';
 import { DEFAULT_MAX_EVENT_BYTES, validateAppend } from '../port/validate-append.js';
 import { subscribeToEsdbCatchUp } from './catch-up-subscription.js';
@@ -93,15 +94,18 @@ export function eventStoreDBEventStoreOn(
         await ready();
         return readEsdbAll(client, readOptions);
       }),
-    subscribeToAll: (subscribeOptions = {}) =>
-      subscriptions.track(
+    subscribeToAll: (subscribeOptions = {}) => {
+      // Checked so a bad value fails on both back ends; the server pushes, so there is nothing to space.
+      parseReadInterval(subscribeOptions.readIntervalMs);
+      return subscriptions.track(
         subscribeToEsdbCatchUp(
           client,
           subscribeOptions.after,
           toEsdbFilter(subscribeOptions.filter),
           ready,
         ),
-      ),
+      );
+    },
     createSubscriptionGroup: (group, settings) =>
       mapErrors(async () => {
         assertGroupName(group);

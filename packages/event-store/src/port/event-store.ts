@@ -42,6 +42,15 @@ export interface SubscribeToAllOptions {
   /** Exclusive; from the first event when absent. */
   after?: GlobalPosition;
   filter?: SubscriptionFilter;
+  /**
+   * Live, at least this long between two reads of the store (0 by default:
+   * read at every wake-up). A steady flow of appends is then read a page at a
+   * time instead of one read per append, at the cost of up to this much
+   * latency. For views that refresh a screen, never for a projection that
+   * must be current. EventStoreDB pushes events instead of being read, so it
+   * checks the value and has nothing to space out.
+   */
+  readIntervalMs?: number;
 }
 
 export interface SubscribeToGroupOptions {

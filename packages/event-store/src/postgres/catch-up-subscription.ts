@@ -1,5 +1,8 @@
 // A catch-up subscription on the embedded store: read the global order after a
-// position in pages, then keep following it, woken by NOTIFY or the poll.
+// position in pages, then keep following it, woken by NOTIFY or the poll. With
+// a read interval, live reads are spaced: a wake-up that comes sooner after
+// the last read waits out the rest, and whatever was appended meanwhile comes
+// in that one page (the console's feed: one read per interval, not per append).
 import type { Kysely } from 'kysely';
 import {
   comparePositions,
@@ -23,6 +26,8 @@ export interface CatchUpOptions {
   after: GlobalPosition | undefined;
   filter: SubscriptionFilter | undefined;
   pollIntervalMs: number;
+  /** Live, the least time between two reads (already checked: parseReadInterval). */
+  readIntervalMs: number;
 }
 
 /**
@@ -42,10 +47,13 @@ export function openCatchUpSubscription(options: CatchUpOptions): CatchUpSubscri
     // The cursor is a position in (transaction_id, global_position) order, and
     // reads stop below the snapshot's xmin, so nothing can later appear behind it.
     let after = options.after ?? START_POSITION;
+    let lastReadAt = -Infinity;
     try {
       while (!closed) {
         const failure = listener.failure();
         if (failure !== undefined) throw failure;
+        if (!(await spacedAfter(listener, lastReadAt))) break;
+        lastReadAt = performance.now();
         const { rows, scannedTo, heldBack } = await readPage(options.db, {
           after,
           maxCount: PAGE_SIZE,
@@ -65,6 +73,20 @@ export function openCatchUpSubscription(options: CatchUpOptions): CatchUpSubscri
     } finally {
       closed = true;
       await listener.close();
+    }
+  }
+
+  /**
+   * Waits until the read interval has passed since the last read; false when
+   * closed meanwhile. A NOTIFY does not end the wait (the read that follows
+   * covers it); close() does.
+   */
+  async function spacedAfter(listener: ListenerSession, lastReadAt: number): Promise<boolean> {
+    for (;;) {
+      if (closed) return false;
+      const remainingMs = lastReadAt + options.readIntervalMs - performance.now();
+      if (remainingMs <= 0) return true;
+      await listener.wakeup.wait(remainingMs);
     }
   }
 

@@ -2,6 +2,7 @@ import { connect } from '@effectively-once/postgres';
 import type { Kysely } from 'kysely';
 import { subscriptionRegistry } from '../port/subscription-registry.js';
 import type { EventStore } from '../port/event-store.js';
+import { parseReadInterval } from '../port/read-interval.js';
 import { DEFAULT_MAX_EVENT_BYTES } from '../port/validate-append.js';
 import { listBlocked } from './blocked.js';
 import { createAppendNotifier } from './append-notifier.js';
@@ -81,6 +82,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
           after: subscribeOptions.after,
           filter: subscribeOptions.filter,
           pollIntervalMs,
+          readIntervalMs: parseReadInterval(subscribeOptions.readIntervalMs),
         }),
       ),
     createSubscriptionGroup: (group, settings) => createGroup(db, group, settings),

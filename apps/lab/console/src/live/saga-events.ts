@@ -20,6 +20,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { SagaEventView } from '../api/console.api.js';
 import type { Feed } from './feed.js';
 
+/**
+ * Live, the feed reads the store at most this often: a person watching the
+ * page cannot tell 200 ms, and the store then serves one read per interval
+ * under load instead of one per append (about 6.6 per order before; see
+ * docs/benchmarks.md, the saga section).
+ */
+export const SAGA_FEED_READ_INTERVAL_MS = 200;
+
 /** The pause after a failed subscription, doubling up to the maximum. */
 export const DEFAULT_SAGA_RETRY = { firstMs: 500, maxMs: 30_000 } as const;
 
@@ -99,6 +107,7 @@ export function followSagaEvents(input: {
         subscription = store.subscribeToAll({
           ...(after === undefined ? {} : { after }),
           filter: { kind: 'stream_prefix', prefixes },
+          readIntervalMs: SAGA_FEED_READ_INTERVAL_MS,
         });
         for await (const event of subscription) {
           feed.publish({ kind: 'saga-event', event: toSagaEventView(event) });

@@ -8,7 +8,7 @@ import type {
 import { describe, expect, it } from 'vitest';
 import type { FeedItem } from '../api/console.api.js';
 import { createFeed } from './feed.js';
-import { followSagaEvents } from './saga-events.js';
+import { followSagaEvents, SAGA_FEED_READ_INTERVAL_MS } from './saga-events.js';
 
 function recorded(index: number): RecordedEvent {
   const orderId = randomUUID();
@@ -136,6 +136,11 @@ describe('followSagaEvents', () => {
       kind: 'stream_prefix',
       prefixes: Object.values(STREAM_PREFIX),
     });
+    // And live reads spaced, as a screen needs them
+    expect(calls.map((call) => call.readIntervalMs)).toEqual([
+      SAGA_FEED_READ_INTERVAL_MS,
+      SAGA_FEED_READ_INTERVAL_MS,
+    ]);
     // And every event was published once, in order, with its order
     const published = feedWatch.published.flatMap((item) =>
       item.kind === 'saga-event' ? [item.event] : [],

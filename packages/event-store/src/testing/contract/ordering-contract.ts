@@ -26,6 +26,18 @@ export function orderingContract(context: GroupContext): void {
     await subscription.close();
   });
 
+  it('a catch-up subscription refuses a read interval outside 0 to 60 s before opening anything', () => {
+    const store = context.store();
+    for (const readIntervalMs of [-1, Number.NaN, 60_001, '200' as unknown as number]) {
+      expect(() => store.subscribeToAll({ readIntervalMs }), String(readIntervalMs)).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_SUBSCRIPTION_SETTINGS',
+          message: expect.stringContaining('readIntervalMs') as unknown,
+        }),
+      );
+    }
+  });
+
   it('commits in inverted order: the subscriber still receives both, in global order', async (test) => {
     const inversion = context.harness().inversion;
     if (inversion === undefined) {
