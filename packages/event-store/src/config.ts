@@ -1,6 +1,13 @@
 // The only reader of process.env in this package.
 import { z } from 'zod';
 import { DEFAULT_MAX_EVENT_BYTES } from './port/validate-append.js';
+import { MAX_ACK_DELAY_MS } from './postgres/ack-delay.js';
+
+/**
+ * The services' ack delay: at 10 orders/s a group's next event comes within
+ * about 100 ms, so most acks ride with its lease (docs/benchmarks.md, the saga).
+ */
+export const DEFAULT_ACK_DELAY_MS = 100;
 
 const esdbUrl = z
   .string()
@@ -21,24 +28,35 @@ const EventStoreEnv = z.object({
     .default(DEFAULT_MAX_EVENT_BYTES),
   /** Embedded store: how often subscribers poll when no notification arrives. */
   EVENTSTORE_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  /**
+   * Embedded store: how long a consumer's acknowledgment may wait to ride with
+   * the round that leases its next message (one commit instead of two).
+   */
+  EVENTSTORE_ACK_DELAY_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_ACK_DELAY_MS)
+    .default(DEFAULT_ACK_DELAY_MS),
 });
 
 export type EventStoreConfig =
   | { backend: 'eventstoredb'; connectionString: string; maxEventBytes: number }
-  | { backend: 'postgres'; maxEventBytes: number; pollIntervalMs: number };
+  | { backend: 'postgres'; maxEventBytes: number; pollIntervalMs: number; ackDelayMs: number };
 
 /**
  * Reads and validates the event-store settings; a bad value fails with its
  * name and the rule.
  *
  * @example
- * const config = loadEventStoreConfig(); // { backend: 'postgres', maxEventBytes: 1048576, pollIntervalMs: 500 }
+ * const config = loadEventStoreConfig(); // { backend: 'postgres', maxEventBytes: 1048576, pollIntervalMs: 500, ackDelayMs: 100 }
  */
 export function loadEventStoreConfig(env: NodeJS.ProcessEnv = process.env): EventStoreConfig {
   const parsed = EventStoreEnv.safeParse({
     EVENTSTORE_CONNECTION_STRING: env['EVENTSTORE_CONNECTION_STRING'] || undefined,
     EVENTSTORE_MAX_EVENT_BYTES: env['EVENTSTORE_MAX_EVENT_BYTES'] || undefined,
     EVENTSTORE_POLL_INTERVAL_MS: env['EVENTSTORE_POLL_INTERVAL_MS'] || undefined,
+    EVENTSTORE_ACK_DELAY_MS: env['EVENTSTORE_ACK_DELAY_MS'] || undefined,
   });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
@@ -53,6 +71,7 @@ export function loadEventStoreConfig(env: NodeJS.ProcessEnv = process.env): Even
         backend: 'postgres',
         maxEventBytes,
         pollIntervalMs: parsed.data.EVENTSTORE_POLL_INTERVAL_MS,
+        ackDelayMs: parsed.data.EVENTSTORE_ACK_DELAY_MS,
       }
     : { backend: 'eventstoredb', connectionString, maxEventBytes };
 }

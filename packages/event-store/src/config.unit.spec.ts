@@ -7,7 +7,18 @@ describe('loadEventStoreConfig', () => {
       backend: 'postgres',
       maxEventBytes: 1024 * 1024,
       pollIntervalMs: 500,
+      ackDelayMs: 100,
     });
+  });
+
+  it('takes the ack delay from EVENTSTORE_ACK_DELAY_MS, 0 included, and refuses one over 5 s', () => {
+    expect(loadEventStoreConfig({ EVENTSTORE_ACK_DELAY_MS: '0' })).toMatchObject({ ackDelayMs: 0 });
+    expect(loadEventStoreConfig({ EVENTSTORE_ACK_DELAY_MS: '250' })).toMatchObject({
+      ackDelayMs: 250,
+    });
+    expect(() => loadEventStoreConfig({ EVENTSTORE_ACK_DELAY_MS: '5001' })).toThrow(
+      /EVENTSTORE_ACK_DELAY_MS/,
+    );
   });
 
   it('with an esdb:// connection string, selects EventStoreDB', () => {

@@ -30,6 +30,7 @@ export async function openEventStore(input: {
         url: input.postgresUrl,
         maxEventBytes: config.maxEventBytes,
         pollIntervalMs: config.pollIntervalMs,
+        ackDelayMs: config.ackDelayMs,
       });
   }
 }

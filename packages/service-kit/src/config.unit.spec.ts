@@ -21,7 +21,12 @@ describe('loadServiceConfig', () => {
       port: 3001,
       databaseUrl: DATABASE_URL,
       logLevel: 'info',
-      eventStore: { backend: 'postgres', maxEventBytes: 1_048_576, pollIntervalMs: 500 },
+      eventStore: {
+        backend: 'postgres',
+        maxEventBytes: 1_048_576,
+        pollIntervalMs: 500,
+        ackDelayMs: 100,
+      },
       eventStoreDatabaseUrl: EVENT_STORE_DATABASE_URL,
       faults: { enabled: false },
       consumer: {

@@ -22,6 +22,7 @@ describe('loadConsoleConfig', () => {
         backend: 'postgres',
         maxEventBytes: expect.any(Number) as unknown,
         pollIntervalMs: 500,
+        ackDelayMs: 100,
       },
       heartbeatMs: 5_000,
       feedCapacity: 5_000,

@@ -32,7 +32,7 @@ export interface CatchUpOptions {
 
 /**
  * @example
- * for await (const event of openCatchUpSubscription({ db, url, after: checkpoint, filter: undefined, pollIntervalMs: 500 })) {
+ * for await (const event of openCatchUpSubscription({ db, url, after: checkpoint, filter: undefined, pollIntervalMs: 500, readIntervalMs: 0 })) {
  *   await project(event);
  * }
  */

@@ -24,6 +24,8 @@ export interface GroupRow {
   consumer_strategy: ConsumerStrategy;
   /** What the consumer's connection listens for (es_consume reads the rest of the group itself). */
   filter: SubscriptionFilter;
+  /** Its messages wait behind earlier ones of their key: an ack may be what a successor waits for. */
+  ordered: boolean;
 }
 
 /** The ordering key's columns; all NULL (and no supersede types) for a group without one. */
@@ -192,14 +194,16 @@ export async function loadGroup(db: Kysely<EventStoreTables>, group: string): Pr
       'consumer_strategy',
       'filter_kind',
       'filter_values',
+      'ordering_key_from',
     ])
     .where('group_name', '=', group)
     .executeTakeFirst();
   if (row === undefined) throw notFound(group);
-  const { filter_kind, filter_values, ...rest } = row;
+  const { filter_kind, filter_values, ordering_key_from, ...rest } = row;
   return {
     ...rest,
     consumer_strategy: row.consumer_strategy as ConsumerStrategy,
     filter: toFilter(filter_kind, filter_values),
+    ordered: ordering_key_from !== null,
   };
 }

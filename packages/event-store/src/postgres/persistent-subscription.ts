@@ -11,6 +11,15 @@
 // while deliveries are in flight, the loop sleeps instead of asking again at
 // once: their acks will wake it, and that round asks. A delivery then costs
 // two commits (its lease; its ack with the next look), not three.
+//
+// With an ack delay, an ack that arrives while the loop sleeps does not wake
+// it at once: it waits for the loop's next reason to look (a notification of
+// new events, a retry falling due), or the delay, whichever comes first. Under
+// a steady flow the ack then rides with the round that leases the next
+// message, and a delivery costs one commit. It never waits when it could be
+// what the loop waits for: when the in-flight limit stops leasing, or, in a
+// group with an ordering key, when a round ran since the message was leased
+// (that round may have found a successor blocked behind it).
 import type { Kysely } from 'kysely';
 import { assertNack, settleOnce } from '../port/settle-once.js';
 import type { Delivery, PersistentSubscription } from '../port/subscription.js';
@@ -41,13 +50,15 @@ export interface PersistentSubscriptionOptions {
   pollIntervalMs: number;
   /** Called each time this consumer has looked for new events of its group (metrics, tests). */
   onGroupPumped: ((group: string) => void) | undefined;
+  /** How long an ack may wait for a round that leases more; 0 sends it with the next look at once. */
+  ackDelayMs: number;
 }
 
 const GROUP_REFRESH_MS = 1000;
 
 /**
  * @example
- * const subscription = openPersistentSubscription({ db, url, group: 'billing-v1', maxInFlight: undefined, pollIntervalMs: 500, onGroupPumped: undefined });
+ * const subscription = openPersistentSubscription({ db, url, group: 'billing-v1', maxInFlight: undefined, pollIntervalMs: 500, onGroupPumped: undefined, ackDelayMs: 0 });
  * for await (const delivery of subscription) await delivery.ack();
  */
 export function openPersistentSubscription(
@@ -71,6 +82,27 @@ export function openPersistentSubscription(
   let acksForRound: PendingAck[] = [];
   // Set once the loop has ended: from then on an ack is sent on its own.
   let finished = false;
+  // Rounds run so far: a delivery remembers the count it was leased in.
+  let rounds = 0;
+  // Set when a pending ack may be what a blocked successor waits for.
+  let urgentAck = false;
+  let ackTimer: ReturnType<typeof setTimeout> | undefined;
+  const acksMayWait = () => options.ackDelayMs > 0 && !waitingForSlot && !urgentAck;
+  const armAckTimer = () => {
+    ackTimer ??= setTimeout(() => {
+      ackTimer = undefined;
+      session?.wakeup.signal();
+    }, options.ackDelayMs);
+  };
+  /** The pending acks are on their way: nothing left to wait for. */
+  const acksTaken = (): PendingAck[] => {
+    const taken = acksForRound;
+    acksForRound = [];
+    urgentAck = false;
+    clearTimeout(ackTimer);
+    ackTimer = undefined;
+    return taken;
+  };
 
   // One batch of acknowledgments per group id (a group keeps its id for life).
   const ackBatches = new Map<number, AckBatch>();
@@ -80,9 +112,11 @@ export function openPersistentSubscription(
     return batch;
   };
 
-  const toDelivery = (row: LeasedRow, groupId: number, consumerId: number): Delivery => {
+  const toDelivery = (row: LeasedRow, group: GroupRow, consumerId: number): Delivery => {
     const event = toRecordedEvent(row);
     const position = row.global_position;
+    const groupId = group.group_id;
+    const leasedInRound = rounds;
     const settle = settleOnce(event.id, () => {
       inFlight--;
       if (waitingForSlot) session?.wakeup.signal();
@@ -90,7 +124,7 @@ export function openPersistentSubscription(
     return {
       event,
       retryCount: row.deliveries - 1,
-      ack: () => settle(() => ack(groupId, position)),
+      ack: () => settle(() => ack(groupId, position, group.ordered && rounds > leasedInRound)),
       nack: async (action, reason, nackOptions) => {
         assertNack(action, reason, nackOptions);
         const retryAfterMs = nackOptions?.retryAfterMs;
@@ -104,13 +138,16 @@ export function openPersistentSubscription(
     };
   };
 
-  const ack = (groupId: number, position: number): Promise<void> => {
+  const ack = (groupId: number, position: number, urgent: boolean): Promise<void> => {
     // The loop has ended: no round will come, so the ack goes alone and is awaited.
     if (finished) return acksOf(groupId).ack(position);
     if (loopState === 'yielded') return acksOf(groupId).ack(position);
     return new Promise<void>((resolve, reject) => {
       acksForRound.push({ groupId, position, resolve, reject });
-      if (loopState === 'waiting') session?.wakeup.signal();
+      if (urgent) urgentAck = true;
+      if (loopState !== 'waiting') return;
+      if (acksMayWait()) armAckTimer();
+      else session?.wakeup.signal();
     });
   };
 
@@ -128,8 +165,7 @@ export function openPersistentSubscription(
     consumer: ConsumerSession,
     reclaim: boolean,
   ): Promise<{ leased: number; limit: number; idle: IdleState | undefined }> => {
-    const taken = acksForRound;
-    acksForRound = [];
+    const taken = acksTaken();
     const riding = taken.filter((pending) => pending.groupId === group.group_id);
     void sendAcksAlone(taken.filter((pending) => pending.groupId !== group.group_id));
     // The acks that ride are deleted before the lease, so their slots count as
@@ -158,12 +194,13 @@ export function openPersistentSubscription(
       throw error;
     }
     for (const pending of riding) pending.resolve();
+    rounds++;
     options.onGroupPumped?.(options.group);
     inFlight += round.leased.length;
     buffer.push(
       ...round.leased.map((row) => ({
         position: row.global_position,
-        delivery: toDelivery(row, group.group_id, consumer.consumerId),
+        delivery: toDelivery(row, group, consumer.consumerId),
       })),
     );
     return { leased: round.leased.length, limit: capacity, idle: round.idle };
@@ -202,14 +239,14 @@ export function openPersistentSubscription(
         const next = buffer.shift();
         if (next !== undefined) {
           // Acks that came during the round would wait on a loop that may not resume.
-          void sendAcksAlone(acksForRound);
-          acksForRound = [];
+          void sendAcksAlone(acksTaken());
           loopState = 'yielded';
           yield next.delivery;
           loopState = 'round';
           continue;
         }
-        const settling = awaitSettlement && inFlight > 0 && acksForRound.length === 0;
+        const settling =
+          awaitSettlement && inFlight > 0 && (acksForRound.length === 0 || acksMayWait());
         awaitSettlement = false;
         if (fullRound && !settling) {
           const reclaim = Date.now() - reclaimedAt >= options.pollIntervalMs;
@@ -223,9 +260,12 @@ export function openPersistentSubscription(
         }
         const { waitMs, heldBackOnly } = idleWait(idle, backoff);
         if (acksForRound.length > 0) {
-          // Arrived during the round: the next round takes them now.
-          fullRound = true;
-          continue;
+          // Arrived during the round: the next round takes them, now or after the delay.
+          if (!acksMayWait()) {
+            fullRound = true;
+            continue;
+          }
+          armAckTimer();
         }
         loopState = 'waiting';
         const signalled = await consumer.wakeup.wait(waitMs);
@@ -242,11 +282,7 @@ export function openPersistentSubscription(
       closed = true;
       finished = true;
       // Before the leases go back: an acknowledged message must not be handed out again.
-      while (acksForRound.length > 0) {
-        const unsent = acksForRound;
-        acksForRound = [];
-        await sendAcksAlone(unsent);
-      }
+      while (acksForRound.length > 0) await sendAcksAlone(acksTaken());
       await releaseConsumerLeases(db, {
         groupId: group.group_id,
         consumerId: consumer.consumerId,

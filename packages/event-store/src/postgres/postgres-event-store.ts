@@ -5,6 +5,7 @@ import type { EventStore } from '../port/event-store.js';
 import { parseReadInterval } from '../port/read-interval.js';
 import { DEFAULT_MAX_EVENT_BYTES } from '../port/validate-append.js';
 import { listBlocked } from './blocked.js';
+import { parseAckDelay } from './ack-delay.js';
 import { createAppendNotifier } from './append-notifier.js';
 import { appendToStream } from './append-to-stream.js';
 import { openCatchUpSubscription } from './catch-up-subscription.js';
@@ -33,6 +34,12 @@ export interface PostgresEventStoreOptions {
   maxConnections?: number;
   /** Called each time a consumer has looked for new events of its group: for metrics, and for tests to wait on. */
   onGroupPumped?: (group: string) => void;
+  /**
+   * How long an acknowledgment may wait to ride with the round that leases
+   * the next message, instead of costing a commit of its own; 0 (the
+   * default) sends it at once. See docs/event-store.md, "Acks that wait".
+   */
+  ackDelayMs?: number;
 }
 
 /**
@@ -58,6 +65,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   const notifier = createAppendNotifier(bookkeeping);
   const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
   const pollIntervalMs = options.pollIntervalMs ?? 500;
+  const ackDelayMs = parseAckDelay(options.ackDelayMs);
   const subscriptions = subscriptionRegistry();
 
   return {
@@ -97,6 +105,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
           maxInFlight: subscribeOptions.maxInFlight,
           pollIntervalMs,
           onGroupPumped: options.onGroupPumped,
+          ackDelayMs,
         }),
       ),
     listParkedMessages: (group) => listParked(db, group),

@@ -41,7 +41,12 @@ export interface RunOptions {
 }
 
 export const DEFAULT_RUN_OPTIONS: RunOptions = {
-  eventStore: { backend: 'postgres', maxEventBytes: 1024 * 1024, pollIntervalMs: 500 },
+  eventStore: {
+    backend: 'postgres',
+    maxEventBytes: 1024 * 1024,
+    pollIntervalMs: 500,
+    ackDelayMs: 0,
+  },
 };
 
 async function until<T>(

@@ -27,7 +27,12 @@ function setUp(
   const runner = fakeRunner();
   const runs = createScenarioRuns({
     stack: options.stack ?? labStack,
-    eventStore: { backend: 'postgres', maxEventBytes: 1024 * 1024, pollIntervalMs: 500 },
+    eventStore: {
+      backend: 'postgres',
+      maxEventBytes: 1024 * 1024,
+      pollIntervalMs: 500,
+      ackDelayMs: 0,
+    },
     log: Fastify({ logger: false }).log,
     run: runner.run,
     ...(options.keep === undefined ? {} : { keep: options.keep }),

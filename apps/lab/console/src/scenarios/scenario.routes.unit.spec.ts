@@ -25,7 +25,12 @@ function setUp(stack: StackTarget = labStack) {
   const runner = fakeRunner();
   const runs = createScenarioRuns({
     stack,
-    eventStore: { backend: 'postgres', maxEventBytes: 1024 * 1024, pollIntervalMs: 500 },
+    eventStore: {
+      backend: 'postgres',
+      maxEventBytes: 1024 * 1024,
+      pollIntervalMs: 500,
+      ackDelayMs: 0,
+    },
     log: Fastify({ logger: false }).log,
     run: runner.run,
   });

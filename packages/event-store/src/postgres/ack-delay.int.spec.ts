@@ -1,0 +1,188 @@
+// The embedded store's ack delay: an acknowledgment that arrives while the
+// consumer sleeps waits for the round that leases the next message, so a
+// steady flow costs one round (one commit) per delivery instead of two. It
+// never waits when it may be what the consumer waits for: a full in-flight
+// limit, a successor of its ordering key, a close. Where an ack must not wait,
+// the delay is the longest allowed (5 s) and the next delivery must come
+// within 4.5 s, so an ack that waited fails the test.
+import { connect } from '@effectively-once/postgres';
+import { createTestDatabase } from '@effectively-once/postgres/testing';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SubscriptionGroupSettings } from '../port/subscription.js';
+import { newEvent, uniqueName } from '../testing/contract/harness.js';
+import { receive, waitUntil } from '../testing/receiver.js';
+import type { EventStoreTables } from './event-store.tables.js';
+import { eventStoreMigrations } from './migrations/index.js';
+import { createPostgresEventStore } from './postgres-event-store.js';
+
+const { url } = await createTestDatabase(eventStoreMigrations);
+const db = connect<EventStoreTables>(url);
+afterAll(() => db.destroy());
+
+const A_MINUTE = 60_000;
+const LONGEST_DELAY = 5_000;
+/** Far longer than a round takes, and shorter than LONGEST_DELAY. */
+const WITHOUT_THE_DELAY = 4_500;
+
+/** Messages the group still holds, settled or not: an applied ack leaves none. */
+async function messagesLeft(group: string): Promise<number> {
+  const { rows } = await sql<{ left: number }>`
+    SELECT count(*)::int AS left FROM es_subscription_message m
+      JOIN es_subscription_group g ON g.group_id = m.group_id
+     WHERE g.group_name = ${group}`.execute(db);
+  return rows[0]?.left ?? -1;
+}
+
+/** A store whose consumers only look when notified, a group on a fresh prefix, and its consumer. */
+async function consumerWithAckDelay(
+  ackDelayMs: number,
+  settings: Partial<SubscriptionGroupSettings> = {},
+) {
+  let rounds = 0;
+  const store = createPostgresEventStore({
+    url,
+    pollIntervalMs: A_MINUTE,
+    ackDelayMs,
+    onGroupPumped: () => rounds++,
+  });
+  const prefix = uniqueName('ackdelay');
+  const group = uniqueName('group');
+  await store.createSubscriptionGroup(group, {
+    filter: { kind: 'stream_prefix', prefixes: [prefix] },
+    startFrom: 'start',
+    ...settings,
+  });
+  const subscription = store.subscribeToGroup(group);
+  const deliveries = receive(subscription);
+  await waitUntil(() => (rounds > 0 ? true : undefined), 'the first round');
+  return {
+    store,
+    group,
+    stream: `${prefix}-1`,
+    deliveries,
+    rounds: () => rounds,
+    close: async () => {
+      await subscription.close();
+      await store.close();
+    },
+  };
+}
+
+describe('an ack delay', () => {
+  it('lets an ack ride with the round that leases the next message: one round between the two deliveries, not two', async () => {
+    // Given a consumer with the longest ack delay that holds one delivery
+    const consumer = await consumerWithAckDelay(LONGEST_DELAY);
+    await consumer.store.appendToStream(consumer.stream, [newEvent()], {
+      expectedRevision: 'no_stream',
+    });
+    const first = await consumer.deliveries.next();
+    const roundsAtFirst = consumer.rounds();
+
+    // When its handler acks, and the next event is appended a while later
+    let ackResolved = false;
+    const acked = first.ack().then(() => (ackResolved = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const waited = { resolved: ackResolved, left: await messagesLeft(consumer.group) };
+    await consumer.store.appendToStream(consumer.stream, [newEvent()], { expectedRevision: 0n });
+    const second = await consumer.deliveries.next();
+
+    // Then the ack waited, unsent, and the one round the append caused
+    // deleted the first and leased the second
+    expect(waited).toEqual({ resolved: false, left: 1 });
+    await acked;
+    expect(consumer.rounds() - roundsAtFirst).toBe(1);
+    expect(await messagesLeft(consumer.group)).toBe(1);
+    // (closing sends the last ack instead of the delay)
+    const lastAck = second.ack();
+    await consumer.close();
+    await lastAck;
+  });
+
+  it('sends an ack that nothing carries once the delay is over, and only then resolves it', async () => {
+    // Given a consumer with a 300 ms ack delay that holds one delivery
+    const consumer = await consumerWithAckDelay(300);
+    await consumer.store.appendToStream(consumer.stream, [newEvent()], {
+      expectedRevision: 'no_stream',
+    });
+    const delivery = await consumer.deliveries.next();
+
+    // When its handler acks and no other event comes
+    const ackedAt = performance.now();
+    await delivery.ack();
+
+    // Then the ack went after the delay (timers may fire a millisecond early), applied
+    expect(performance.now() - ackedAt).toBeGreaterThanOrEqual(290);
+    expect(await messagesLeft(consumer.group)).toBe(0);
+    await consumer.close();
+  });
+
+  it('does not hold back the successor of an ordering key: an ack after a round that may have blocked it goes at once', async () => {
+    // Given an ordered group whose consumer holds the first event of a stream
+    // while the second has been looked at (and found blocked behind it)
+    const consumer = await consumerWithAckDelay(LONGEST_DELAY, {
+      orderingKey: { source: { from: 'stream' }, supersedeParkedWith: [] },
+    });
+    await consumer.store.appendToStream(consumer.stream, [newEvent()], {
+      expectedRevision: 'no_stream',
+    });
+    const first = await consumer.deliveries.next();
+    const roundsAtFirst = consumer.rounds();
+    await consumer.store.appendToStream(consumer.stream, [newEvent()], { expectedRevision: 0n });
+    await waitUntil(
+      () => (consumer.rounds() > roundsAtFirst ? true : undefined),
+      'a round after the second append',
+    );
+    expect(consumer.deliveries.items).toHaveLength(1);
+
+    // When the first is acked, Then the second comes without the delay
+    const acked = first.ack();
+    const second = await consumer.deliveries.next(WITHOUT_THE_DELAY);
+    await acked;
+    const lastAck = second.ack();
+    await consumer.close();
+    await lastAck;
+  });
+
+  it('does not wait when the in-flight limit stops leasing: the ack frees the slot at once', async () => {
+    // Given a consumer allowed one delivery at a time, holding the first of two events
+    const consumer = await consumerWithAckDelay(LONGEST_DELAY, { maxInFlight: 1 });
+    await consumer.store.appendToStream(consumer.stream, [newEvent(), newEvent()], {
+      expectedRevision: 'no_stream',
+    });
+    const first = await consumer.deliveries.next();
+
+    // When it is acked, Then the second comes without the delay
+    const acked = first.ack();
+    const second = await consumer.deliveries.next(WITHOUT_THE_DELAY);
+    await acked;
+    const lastAck = second.ack();
+    await consumer.close();
+    await lastAck;
+  });
+
+  it('sends the acks still waiting when the consumer closes, before its leases go back', async () => {
+    // Given a consumer with the longest ack delay whose handler has acked
+    const consumer = await consumerWithAckDelay(LONGEST_DELAY);
+    await consumer.store.appendToStream(consumer.stream, [newEvent()], {
+      expectedRevision: 'no_stream',
+    });
+    const delivery = await consumer.deliveries.next();
+    const acked = delivery.ack();
+
+    // When it closes, Then the ack is applied and resolved, without the delay
+    const closing = performance.now();
+    await consumer.close();
+    await acked;
+    expect(performance.now() - closing).toBeLessThan(WITHOUT_THE_DELAY);
+    expect(await messagesLeft(consumer.group)).toBe(0);
+  });
+
+  it('is refused when it is not whole milliseconds from 0 to 5 s, before anything connects', () => {
+    for (const ackDelayMs of [-1, 1.5, 5_001, Number.NaN]) {
+      expect(() => createPostgresEventStore({ url, ackDelayMs }), String(ackDelayMs)).toThrow(
+        /Invalid ackDelayMs .*: use whole milliseconds from 0 to 5000/,
+      );
+    }
+  });
+});
