@@ -44,7 +44,7 @@ export interface SubscribeToAllOptions {
   filter?: SubscriptionFilter;
   /**
    * Live, at least this long between two reads of the store (0 by default:
-   * read at every wake-up). A steady flow of appends is then read a page at a
+   * read at every wake-up); a backlog is read without waiting. A steady flow of appends is then read a page at a
    * time instead of one read per append, at the cost of up to this much
    * latency. For views that refresh a screen, never for a projection that
    * must be current. EventStoreDB pushes events instead of being read, so it

@@ -68,6 +68,9 @@ export function openCatchUpSubscription(options: CatchUpOptions): CatchUpSubscri
           // Past the events the filter skipped too, so they are never read again.
           if (scannedTo !== undefined && comparePositions(scannedTo, after) > 0) after = scannedTo;
           await waitForMore(listener, backoff, heldBack);
+        } else {
+          // Catching up: the next page at once; only live reads are spaced.
+          lastReadAt = -Infinity;
         }
       }
     } finally {

@@ -6,20 +6,23 @@
 // poll interval; held-back events wake it only once the snapshot's xmin moved.
 //
 // Acknowledgments ride with the next round: an ack that arrives while the
-// loop sleeps wakes it, and the round deletes the message in the transaction
-// that leases the next ones. After handing out a round that emptied the group
-// while deliveries are in flight, the loop sleeps instead of asking again at
-// once: their acks will wake it, and that round asks. A delivery then costs
-// two commits (its lease; its ack with the next look), not three.
+// loop sleeps wakes it (at once, or after the ack delay, below), and the round
+// deletes the message in the transaction that leases the next ones. After
+// handing out a round that emptied the group while deliveries are in flight,
+// the loop sleeps instead of asking again at once: their acks will wake it,
+// and that round asks. A delivery then costs two commits (its lease; its ack
+// with the next look), not three.
 //
 // With an ack delay, an ack that arrives while the loop sleeps does not wake
 // it at once: it waits for the loop's next reason to look (a notification of
 // new events, a retry falling due), or the delay, whichever comes first. Under
 // a steady flow the ack then rides with the round that leases the next
 // message, and a delivery costs one commit. It never waits when it could be
-// what the loop waits for: when the in-flight limit stops leasing, or, in a
-// group with an ordering key, when a round ran since the message was leased
-// (that round may have found a successor blocked behind it).
+// what the loop waits for: when the in-flight limit stops leasing, and in a
+// group with an ordering key, whose next message of a key waits for this ack
+// (the loop cannot tell cheaply whether one does, so there acks go at once).
+// The delay is also kept to a quarter of the message timeout, so a lease
+// cannot run out while its ack waits.
 import type { Kysely } from 'kysely';
 import { assertNack, settleOnce } from '../port/settle-once.js';
 import type { Delivery, PersistentSubscription } from '../port/subscription.js';
@@ -82,23 +85,20 @@ export function openPersistentSubscription(
   let acksForRound: PendingAck[] = [];
   // Set once the loop has ended: from then on an ack is sent on its own.
   let finished = false;
-  // Rounds run so far: a delivery remembers the count it was leased in.
-  let rounds = 0;
-  // Set when a pending ack may be what a blocked successor waits for.
-  let urgentAck = false;
+  // The delay of the group as last loaded (0 for an ordered group).
+  let ackDelayMs = 0;
   let ackTimer: ReturnType<typeof setTimeout> | undefined;
-  const acksMayWait = () => options.ackDelayMs > 0 && !waitingForSlot && !urgentAck;
+  const acksMayWait = () => ackDelayMs > 0 && !waitingForSlot;
   const armAckTimer = () => {
     ackTimer ??= setTimeout(() => {
       ackTimer = undefined;
       session?.wakeup.signal();
-    }, options.ackDelayMs);
+    }, ackDelayMs);
   };
   /** The pending acks are on their way: nothing left to wait for. */
   const acksTaken = (): PendingAck[] => {
     const taken = acksForRound;
     acksForRound = [];
-    urgentAck = false;
     clearTimeout(ackTimer);
     ackTimer = undefined;
     return taken;
@@ -116,7 +116,6 @@ export function openPersistentSubscription(
     const event = toRecordedEvent(row);
     const position = row.global_position;
     const groupId = group.group_id;
-    const leasedInRound = rounds;
     const settle = settleOnce(event.id, () => {
       inFlight--;
       if (waitingForSlot) session?.wakeup.signal();
@@ -124,7 +123,7 @@ export function openPersistentSubscription(
     return {
       event,
       retryCount: row.deliveries - 1,
-      ack: () => settle(() => ack(groupId, position, group.ordered && rounds > leasedInRound)),
+      ack: () => settle(() => ack(groupId, position)),
       nack: async (action, reason, nackOptions) => {
         assertNack(action, reason, nackOptions);
         const retryAfterMs = nackOptions?.retryAfterMs;
@@ -138,13 +137,12 @@ export function openPersistentSubscription(
     };
   };
 
-  const ack = (groupId: number, position: number, urgent: boolean): Promise<void> => {
+  const ack = (groupId: number, position: number): Promise<void> => {
     // The loop has ended: no round will come, so the ack goes alone and is awaited.
     if (finished) return acksOf(groupId).ack(position);
     if (loopState === 'yielded') return acksOf(groupId).ack(position);
     return new Promise<void>((resolve, reject) => {
       acksForRound.push({ groupId, position, resolve, reject });
-      if (urgent) urgentAck = true;
       if (loopState !== 'waiting') return;
       if (acksMayWait()) armAckTimer();
       else session?.wakeup.signal();
@@ -194,7 +192,6 @@ export function openPersistentSubscription(
       throw error;
     }
     for (const pending of riding) pending.resolve();
-    rounds++;
     options.onGroupPumped?.(options.group);
     inFlight += round.leased.length;
     buffer.push(
@@ -205,6 +202,9 @@ export function openPersistentSubscription(
     );
     return { leased: round.leased.length, limit: capacity, idle: round.idle };
   };
+
+  const ackDelayFor = (group: GroupRow): number =>
+    group.ordered ? 0 : Math.min(options.ackDelayMs, Math.floor(group.message_timeout_ms / 4));
 
   /**
    * How long an idle consumer may sleep, and whether the wake-up that ends it
@@ -222,6 +222,7 @@ export function openPersistentSubscription(
 
   async function* deliveries(): AsyncGenerator<Delivery, void, undefined> {
     let group = await loadGroup(db, options.group);
+    ackDelayMs = ackDelayFor(group);
     const consumer = await openConsumerSession(options.url, group.filter);
     session = consumer;
     const backoff = heldBackBackoff(options.pollIntervalMs);
@@ -245,8 +246,7 @@ export function openPersistentSubscription(
           loopState = 'round';
           continue;
         }
-        const settling =
-          awaitSettlement && inFlight > 0 && (acksForRound.length === 0 || acksMayWait());
+        const settling = awaitSettlement && inFlight > 0 && acksForRound.length === 0;
         awaitSettlement = false;
         if (fullRound && !settling) {
           const reclaim = Date.now() - reclaimedAt >= options.pollIntervalMs;
@@ -275,6 +275,7 @@ export function openPersistentSubscription(
         fullRound = signalled || !heldBackOnly || backoff.moved(await loadXmin(db));
         if (fullRound && Date.now() - loadedAt >= GROUP_REFRESH_MS) {
           group = await loadGroup(db, options.group);
+          ackDelayMs = ackDelayFor(group);
           loadedAt = Date.now();
         }
       }
