@@ -16,6 +16,7 @@ import {
   retryableFailure,
 } from '@effectively-once/idempotency';
 import { describe, expect, it } from 'vitest';
+import { waitUntil } from '@effectively-once/event-store/testing';
 import { createServiceMetrics, type ServiceMetrics } from '../metrics/service-metrics.js';
 import {
   appendToOrder,
@@ -241,6 +242,69 @@ describe('startConsumer', () => {
       release();
       for (const id of ids) await waitFor(settledLine(id, 'delivery acknowledged'), `ack of ${id}`);
       expect(most).toBe(2);
+    } finally {
+      release();
+      await consumerLoop.close();
+    }
+  });
+
+  it('asks for its next delivery while every slot is busy, and hands it out only once one frees', async () => {
+    // Given a handler that holds every delivery until released, concurrency 1,
+    // and a store that counts how often the consumer asks for a delivery
+    const orderId = randomUUID();
+    const consumer = 'kit-next-while-busy-v1';
+    const metrics = createServiceMetrics({ service: 'kit' });
+    const { log, waitFor } = recordingLogger();
+    let asked = 0;
+    const countingStore: EventStore = {
+      ...store,
+      subscribeToGroup: (group, options) => {
+        const subscription = store.subscribeToGroup(group, options);
+        return {
+          [Symbol.asyncIterator]: () => {
+            const iterator = subscription[Symbol.asyncIterator]();
+            return {
+              next: () => {
+                asked++;
+                return iterator.next();
+              },
+              return: () =>
+                iterator.return?.() ?? Promise.resolve({ done: true, value: undefined }),
+            };
+          },
+          close: () => subscription.close(),
+        };
+      },
+    };
+    let entered = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const consumerLoop = startConsumer({
+      store: countingStore,
+      consumer,
+      streamPrefixes: [orderStream(orderId)],
+      concurrency: 1,
+      handle: async () => {
+        entered++;
+        await released;
+        return { outcome: 'ignored' };
+      },
+      metrics,
+      log,
+    });
+    try {
+      // When two events arrive and the first is held
+      const ids = await append(orderId, [orderConfirmed(orderId), orderConfirmed(orderId)]);
+      await waitUntil(() => (entered === 1 ? true : undefined), 'the first delivery handled');
+
+      // Then the consumer has already asked for the second (so the store waits
+      // for the slot in its round, where the first's ack rides with the next
+      // lease), but has not handed it out
+      await waitUntil(() => (asked >= 2 ? true : undefined), 'a second ask while the slot is busy');
+      expect(entered).toBe(1);
+      release();
+      for (const id of ids) await waitFor(settledLine(id, 'delivery acknowledged'), `ack of ${id}`);
+      expect(entered).toBe(2);
     } finally {
       release();
       await consumerLoop.close();

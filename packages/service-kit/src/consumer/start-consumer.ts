@@ -139,6 +139,12 @@ async function consumeDeliveries(
 ): Promise<void> {
   const { inFlight, concurrency, stopping } = loop;
   for await (const delivery of source) {
+    // The slot is waited for after taking a delivery, not before asking for
+    // the next one: the store (limited to `concurrency` as well) then waits
+    // for the slot inside its loop, where the ack that frees it rides with
+    // the lease of the next message, one commit for both. Suspended between
+    // deliveries instead, the store sends each ack on its own.
+    while (inFlight.size() >= concurrency) await inFlight.oneSettled();
     // Leaving the loop gives back what this consumer holds, so the deliveries
     // in flight settle first; this one goes back to the group unhandled.
     if (stopping()) {
@@ -147,7 +153,6 @@ async function consumeDeliveries(
     }
     onDelivery();
     inFlight.dispatch(delivery);
-    while (inFlight.size() >= concurrency) await inFlight.oneSettled();
   }
 }
 
