@@ -179,6 +179,33 @@ describe('an ack delay', () => {
     await lastAck;
   });
 
+  it('still applies the acks that rode with a round that failed, each on its own', async () => {
+    // Given a consumer allowed one delivery at a time, holding the first of
+    // two events, and a next round that will fail (its function is missing)
+    const consumer = await consumerWithAckDelay(LONGEST_DELAY, { maxInFlight: 1 });
+    await consumer.store.appendToStream(consumer.stream, [newEvent(), newEvent()], {
+      expectedRevision: 'no_stream',
+    });
+    const first = await consumer.deliveries.next();
+    await sql`ALTER FUNCTION es_consume(integer, integer, integer, boolean, bigint[]) RENAME TO es_consume_unavailable`.execute(
+      db,
+    );
+    try {
+      // When the first is acked (the ack rides with that round, which fails)
+      await first.ack();
+
+      // Then the ack resolved because its message was deleted on its own, and
+      // the subscription failed with the round's error
+      expect(await messagesLeft(consumer.group)).toBe(1);
+      await expect(consumer.deliveries.next()).rejects.toThrow('The subscription failed.');
+    } finally {
+      await sql`ALTER FUNCTION es_consume_unavailable(integer, integer, integer, boolean, bigint[]) RENAME TO es_consume`.execute(
+        db,
+      );
+      await consumer.close();
+    }
+  });
+
   it('sends the acks still waiting when the consumer closes, before its leases go back', async () => {
     // Given a consumer with the longest ack delay whose handler has acked
     const consumer = await consumerWithAckDelay(LONGEST_DELAY);

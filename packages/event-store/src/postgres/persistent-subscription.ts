@@ -188,7 +188,10 @@ export function openPersistentSubscription(
         acked: riding.map((pending) => pending.position),
       });
     } catch (error) {
-      for (const pending of riding) pending.reject(error);
+      // The round rolled back, its acks with it. They still go, each on its
+      // own, before the loop ends and gives its leases back: a handled
+      // message must not come back for nothing.
+      await sendAcksAlone(riding);
       throw error;
     }
     for (const pending of riding) pending.resolve();

@@ -250,23 +250,29 @@ describe('startConsumer', () => {
 
   it('asks for its next delivery while every slot is busy, and hands it out only once one frees', async () => {
     // Given a handler that holds every delivery until released, concurrency 1,
-    // and a store that counts how often the consumer asks for a delivery
+    // and a store that would lease one more than that and counts how often the
+    // consumer asks for a delivery and how many it got
     const orderId = randomUUID();
     const consumer = 'kit-next-while-busy-v1';
     const metrics = createServiceMetrics({ service: 'kit' });
     const { log, waitFor } = recordingLogger();
     let asked = 0;
+    let got = 0;
     const countingStore: EventStore = {
       ...store,
       subscribeToGroup: (group, options) => {
-        const subscription = store.subscribeToGroup(group, options);
+        const subscription = store.subscribeToGroup(group, {
+          maxInFlight: (options?.maxInFlight ?? 1) + 1,
+        });
         return {
           [Symbol.asyncIterator]: () => {
             const iterator = subscription[Symbol.asyncIterator]();
             return {
-              next: () => {
+              next: async () => {
                 asked++;
-                return iterator.next();
+                const result = await iterator.next();
+                if (result.done !== true) got++;
+                return result;
               },
               return: () =>
                 iterator.return?.() ?? Promise.resolve({ done: true, value: undefined }),
@@ -297,11 +303,15 @@ describe('startConsumer', () => {
       const ids = await append(orderId, [orderConfirmed(orderId), orderConfirmed(orderId)]);
       await waitUntil(() => (entered === 1 ? true : undefined), 'the first delivery handled');
 
-      // Then the consumer has already asked for the second (so the store waits
-      // for the slot in its round, where the first's ack rides with the next
-      // lease), but has not handed it out
-      await waitUntil(() => (asked >= 2 ? true : undefined), 'a second ask while the slot is busy');
-      expect(entered).toBe(1);
+      // Then the consumer has asked for the second and got it while the slot
+      // was busy (so a store limited to the concurrency waits for the slot in
+      // its loop, where the first's ack rides with the next lease), but holds
+      // it until the slot frees
+      await waitUntil(
+        () => (got === 2 ? true : undefined),
+        'the second taken while the slot is busy',
+      );
+      expect({ asked, entered }).toEqual({ asked: 2, entered: 1 });
       release();
       for (const id of ids) await waitFor(settledLine(id, 'delivery acknowledged'), `ack of ${id}`);
       expect(entered).toBe(2);
