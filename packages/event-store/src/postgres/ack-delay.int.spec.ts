@@ -10,7 +10,7 @@ import { connect } from '@effectively-once/postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SubscriptionGroupSettings } from '../port/subscription.js';
+import type { Delivery, SubscriptionGroupSettings } from '../port/subscription.js';
 import { newEvent, uniqueName } from '../testing/contract/harness.js';
 import { receive, waitUntil } from '../testing/receiver.js';
 import type { EventStoreTables } from './event-store.tables.js';
@@ -57,15 +57,33 @@ async function consumerWithAckDelay(
   const subscription = store.subscribeToGroup(group);
   const deliveries = receive(subscription);
   await waitUntil(() => (rounds > 0 ? true : undefined), 'the first round');
+  const stream = `${prefix}-1`;
+  const close = async () => {
+    await subscription.close();
+    await store.close();
+  };
   return {
     store,
     group,
-    stream: `${prefix}-1`,
+    stream,
     deliveries,
     rounds: () => rounds,
-    close: async () => {
-      await subscription.close();
-      await store.close();
+    close,
+    /** Appends `count` events to a new stream, in one transaction, and takes the first delivery. */
+    holdingTheFirstOf: async (count: number) => {
+      const events = Array.from({ length: count }, () => newEvent());
+      await store.appendToStream(stream, events, { expectedRevision: 'no_stream' });
+      return deliveries.next();
+    },
+    /** Acks `first`; the next delivery must come before the delay could have passed. Then closes. */
+    nextComesWithoutTheDelay: async (first: Delivery) => {
+      const acked = first.ack();
+      const second = await deliveries.next(WITHOUT_THE_DELAY);
+      await acked;
+      // Closing sends the last ack instead of the delay.
+      const lastAck = second.ack();
+      await close();
+      await lastAck;
     },
   };
 }
@@ -74,10 +92,7 @@ describe('an ack delay', () => {
   it('lets an ack ride with the round that leases the next message: one round between the two deliveries, not two', async () => {
     // Given a consumer with the longest ack delay that holds one delivery
     const consumer = await consumerWithAckDelay(LONGEST_DELAY);
-    await consumer.store.appendToStream(consumer.stream, [newEvent()], {
-      expectedRevision: 'no_stream',
-    });
-    const first = await consumer.deliveries.next();
+    const first = await consumer.holdingTheFirstOf(1);
     const roundsAtFirst = consumer.rounds();
 
     // When its handler acks, and the next event is appended a while later
@@ -103,10 +118,7 @@ describe('an ack delay', () => {
   it('sends an ack that nothing carries once the delay is over, and only then resolves it', async () => {
     // Given a consumer with a 1 s ack delay that holds one delivery
     const consumer = await consumerWithAckDelay(1_000);
-    await consumer.store.appendToStream(consumer.stream, [newEvent()], {
-      expectedRevision: 'no_stream',
-    });
-    const delivery = await consumer.deliveries.next();
+    const delivery = await consumer.holdingTheFirstOf(1);
 
     // When its handler acks and no other event comes
     let ackResolved = false;
@@ -129,28 +141,17 @@ describe('an ack delay', () => {
     const consumer = await consumerWithAckDelay(LONGEST_DELAY, {
       orderingKey: { source: { from: 'stream' }, supersedeParkedWith: [] },
     });
-    await consumer.store.appendToStream(consumer.stream, [newEvent(), newEvent()], {
-      expectedRevision: 'no_stream',
-    });
-    const first = await consumer.deliveries.next();
+    const first = await consumer.holdingTheFirstOf(2);
     expect(consumer.deliveries.items).toHaveLength(1);
 
     // When the first is acked, Then the second comes without the delay
-    const acked = first.ack();
-    const second = await consumer.deliveries.next(WITHOUT_THE_DELAY);
-    await acked;
-    const lastAck = second.ack();
-    await consumer.close();
-    await lastAck;
+    await consumer.nextComesWithoutTheDelay(first);
   });
 
   it("keeps the delay to a quarter of the group's message timeout, so no lease runs out while its ack waits", async () => {
     // Given the longest ack delay and a group whose messages time out after 2 s
     const consumer = await consumerWithAckDelay(LONGEST_DELAY, { messageTimeoutMs: 2_000 });
-    await consumer.store.appendToStream(consumer.stream, [newEvent()], {
-      expectedRevision: 'no_stream',
-    });
-    const delivery = await consumer.deliveries.next();
+    const delivery = await consumer.holdingTheFirstOf(1);
 
     // When its handler acks and no other event comes, Then the ack goes after
     // 500 ms, not 5 s, and the message is delivered once
@@ -165,28 +166,17 @@ describe('an ack delay', () => {
   it('does not wait when the in-flight limit stops leasing: the ack frees the slot at once', async () => {
     // Given a consumer allowed one delivery at a time, holding the first of two events
     const consumer = await consumerWithAckDelay(LONGEST_DELAY, { maxInFlight: 1 });
-    await consumer.store.appendToStream(consumer.stream, [newEvent(), newEvent()], {
-      expectedRevision: 'no_stream',
-    });
-    const first = await consumer.deliveries.next();
+    const first = await consumer.holdingTheFirstOf(2);
 
     // When it is acked, Then the second comes without the delay
-    const acked = first.ack();
-    const second = await consumer.deliveries.next(WITHOUT_THE_DELAY);
-    await acked;
-    const lastAck = second.ack();
-    await consumer.close();
-    await lastAck;
+    await consumer.nextComesWithoutTheDelay(first);
   });
 
   it('still applies the acks that rode with a round that failed, each on its own', async () => {
     // Given a consumer allowed one delivery at a time, holding the first of
     // two events, and a next round that will fail (its function is missing)
     const consumer = await consumerWithAckDelay(LONGEST_DELAY, { maxInFlight: 1 });
-    await consumer.store.appendToStream(consumer.stream, [newEvent(), newEvent()], {
-      expectedRevision: 'no_stream',
-    });
-    const first = await consumer.deliveries.next();
+    const first = await consumer.holdingTheFirstOf(2);
     await sql`ALTER FUNCTION es_consume(integer, integer, integer, boolean, bigint[]) RENAME TO es_consume_unavailable`.execute(
       db,
     );
@@ -209,10 +199,7 @@ describe('an ack delay', () => {
   it('sends the acks still waiting when the consumer closes, before its leases go back', async () => {
     // Given a consumer with the longest ack delay whose handler has acked
     const consumer = await consumerWithAckDelay(LONGEST_DELAY);
-    await consumer.store.appendToStream(consumer.stream, [newEvent()], {
-      expectedRevision: 'no_stream',
-    });
-    const delivery = await consumer.deliveries.next();
+    const delivery = await consumer.holdingTheFirstOf(1);
     const acked = delivery.ack();
 
     // When it closes, Then the ack is applied and resolved, without the delay
