@@ -85,7 +85,9 @@ export async function startFakeService(name: string): Promise<FakeService> {
       hung.forEach((release) => {
         release();
       });
-      await app.close();
+      const closing = app.close();
+      app.server.closeAllConnections();
+      await closing;
     },
   };
 }
