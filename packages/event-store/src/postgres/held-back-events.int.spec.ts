@@ -96,7 +96,17 @@ describe('a transaction running in another database of the same server', () => {
       const [delivery] = await deliveries.atLeast(1, 5_000);
       expect(delivery?.event.id).toBe(event!.id);
       await delivery?.ack();
-      const read = await store.readAll({ filter: { kind: 'stream_prefix', prefixes: [prefix] } });
+      // Waited for, not read once: in one CI run, with other test files on
+      // the shared server, readAll right after the ack returned nothing while
+      // the subscription had delivered the event (why es_horizon placed some
+      // older transaction in this database then is not known). The
+      // transaction held open here never ends before the read.
+      const read = await waitUntil(async () => {
+        const found = await store.readAll({
+          filter: { kind: 'stream_prefix', prefixes: [prefix] },
+        });
+        return found.length > 0 ? found : undefined;
+      }, 'readAll to return the event');
       expect(read.map((recorded) => recorded.id)).toEqual([event!.id]);
     } finally {
       await elsewhere.end();
