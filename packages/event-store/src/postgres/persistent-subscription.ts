@@ -112,10 +112,9 @@ export function openPersistentSubscription(
     return batch;
   };
 
-  const toDelivery = (row: LeasedRow, group: GroupRow, consumerId: number): Delivery => {
+  const toDelivery = (row: LeasedRow, groupId: number, consumerId: number): Delivery => {
     const event = toRecordedEvent(row);
     const position = row.global_position;
-    const groupId = group.group_id;
     const settle = settleOnce(event.id, () => {
       inFlight--;
       if (waitingForSlot) session?.wakeup.signal();
@@ -200,7 +199,7 @@ export function openPersistentSubscription(
     buffer.push(
       ...round.leased.map((row) => ({
         position: row.global_position,
-        delivery: toDelivery(row, group, consumer.consumerId),
+        delivery: toDelivery(row, group.group_id, consumer.consumerId),
       })),
     );
     return { leased: round.leased.length, limit: capacity, idle: round.idle };
