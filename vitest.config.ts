@@ -9,6 +9,15 @@ import { defineConfig } from 'vitest/config';
 // one (same revision, same load). Each file uses databases of its own.
 const FILE_WORKERS = Math.max(2, availableParallelism() - 1);
 
+// Unit and integration files share each worker's loaded modules (isolate:
+// false) instead of loading the whole dependency graph again for every file.
+// Measured on this 2-core machine, same revision: the two projects took 424 s
+// of wall time isolated and 165 s shared; the tests themselves were the same
+// ~210 s. It holds because no file relies on fresh module state: each test
+// database and pool is made and closed by its own file, hooks are installed
+// per call, and a shuffled file order passed as well. End-to-end files stay
+// isolated: they gained ~20 s out of ~550 s, not worth the coupling.
+
 // Three projects, by file name: `*.unit.spec.ts` is pure code and needs nothing;
 // `*.int.spec.ts` talks to a real PostgreSQL server, started once per run by
 // the global setup (embedded, or DATABASE_URL); `e2e/**/*.e2e.spec.ts` drives
@@ -21,6 +30,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           maxWorkers: FILE_WORKERS,
+          isolate: false,
           include: [
             '{apps,packages}/{*,lab/*}/{src,examples}/**/*.unit.spec.ts',
             'tooling/**/*.unit.spec.ts',
@@ -31,6 +41,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           maxWorkers: FILE_WORKERS,
+          isolate: false,
           include: [
             '{apps,packages}/{*,lab/*}/{src,examples}/**/*.int.spec.ts',
             'tooling/**/*.int.spec.ts',
