@@ -35,15 +35,15 @@ the workers.
   Kysely pool from \`connect\`, as large as the concurrency. Its work sends the raw path's
   exact update text and parameters (\`trx.executeQuery(CompiledQuery.raw(...))\`). \`connect\`
   sends a transaction's \`BEGIN\` in the same round trip as its first statement (ADR 0014), so
-  a message costs three round trips: \`BEGIN\` + claim, the update, \`COMMIT\`.
+  a message costs three round trips: \`BEGIN\` + claim, the update, \`COMMIT\`; and it prepares
+  each statement with parameters once per connection (ADR 0029).
 - **raw pg**: the same two statements between \`BEGIN\` and \`COMMIT\` on a plain
   \`pg.Pool\` of the same size, with no library code: four round trips, one statement each,
-  as anyone would write it with node-postgres. The 85% target is measured against this loop
-  (same driver, same process), so the ratio shows what the library costs, or saves.
+  as named prepared statements like the library's. The 85% target is measured against this
+  loop (same driver, same process), so the ratio shows what the library costs, or saves.
 - **pgbench**: the same four statements as a pgbench custom script at the same client counts:
   four round trips, prepared protocol (each statement parsed and planned once per
-  connection, where the Node paths send unnamed statements that PostgreSQL parses every
-  time), \`gen_random_uuid()\` ids, one SKU per client. It is the server's ceiling with no
+  connection, as the Node paths do), \`gen_random_uuid()\` ids, one SKU per client. It is the server's ceiling with no
   Node process at all. Issue 13 asks the library for 75% of it at one client and 65% at 4
   and 16 (the "of pgbench" column); the rest of the gap is the CPU that Node and
   node-postgres take from a machine the server shares.

@@ -33,11 +33,17 @@ export interface ConnectOptions {
   maxConnections?: number;
   /** Shown in pg_stat_activity, so an operator can tell connections apart. */
   applicationName?: string;
+  /**
+   * Statement texts with parameters prepared once per session (default 200);
+   * 0 behind a pooler that does not keep sessions (see lazyBeginDialect).
+   */
+  maxPreparedStatements?: number;
 }
 
 /**
  * A typed Kysely instance over a pg pool of its own. Call `destroy()` to close it.
- * Each transaction's BEGIN travels with its first statement (`lazyBeginDialect`).
+ * Each transaction's BEGIN travels with its first statement, and each statement
+ * with parameters is prepared once per session (`lazyBeginDialect`).
  *
  * @example
  * const db = connect<InventoryDatabase>(url, { maxConnections: 4 });
@@ -66,5 +72,11 @@ export function connect<Database>(url: string, options: ConnectOptions = {}): Ky
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
   });
-  return new Kysely<Database>({ dialect: lazyBeginDialect(pool) });
+  const prepared = options.maxPreparedStatements;
+  return new Kysely<Database>({
+    dialect: lazyBeginDialect(
+      pool,
+      prepared === undefined ? {} : { maxPreparedStatements: prepared },
+    ),
+  });
 }

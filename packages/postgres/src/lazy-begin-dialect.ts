@@ -2,7 +2,8 @@
 // is held back and sent together with the transaction's first statement (see
 // begin-with-statement.ts). PostgreSQL takes a transaction's snapshot at its
 // first statement, not at BEGIN, so what the transaction sees is unchanged; a
-// transaction that runs no statement sends nothing at all.
+// transaction that runs no statement sends nothing at all. Statements with
+// parameters run as named prepared statements (see statement-names.ts).
 import {
   AbortedTransactionError,
   CompiledQuery,
@@ -18,6 +19,7 @@ import {
 } from 'kysely';
 import type pg from 'pg';
 import { queryAfterBegin } from './begin-with-statement.js';
+import { DEFAULT_MAX_PREPARED_STATEMENTS, StatementNames } from './statement-names.js';
 
 function beginStatement({ isolationLevel, accessMode }: TransactionSettings): string {
   return ['begin', isolationLevel && `isolation level ${isolationLevel}`, accessMode]
@@ -51,7 +53,10 @@ class LazyBeginConnection implements DatabaseConnection {
     this.discarded = true;
   };
 
-  constructor(readonly client: pg.PoolClient) {
+  constructor(
+    readonly client: pg.PoolClient,
+    private readonly names: StatementNames,
+  ) {
     client.on('error', this.#onError);
   }
 
@@ -64,14 +69,25 @@ class LazyBeginConnection implements DatabaseConnection {
   async executeQuery<Row>({ sql, parameters }: CompiledQuery): Promise<QueryResult<Row>> {
     const begin = this.pendingBegin;
     this.pendingBegin = undefined;
-    const statement = { text: sql, values: [...parameters] };
+    const name = this.names.nameFor(sql, parameters.length);
+    const statement: pg.QueryConfig = { text: sql, values: [...parameters] };
+    if (name !== undefined) statement.name = name;
+    const prepared = preparedIn(this.client);
+    const firstUse = name !== undefined && !prepared.has(name);
     try {
       const result =
         begin === undefined
           ? await this.client.query(statement)
           : await queryAfterBegin(this.client, begin, statement);
+      if (firstUse) prepared.add(name);
       return toQueryResult(result);
     } catch (error) {
+      // node-postgres takes the first ParseComplete of a query as its named
+      // statement's, and here that is BEGIN's: if the statement's own Parse
+      // then failed, the session would believe it prepared and every later
+      // call would name a statement the server does not have. A session in
+      // that doubt is not reused. Only a first use that fails pays for it.
+      if (firstUse && begin !== undefined) this.discarded = true;
       // Point the stack at the caller rather than at the socket.
       if (error instanceof Error) Error.captureStackTrace(error);
       throw error;
@@ -81,6 +97,18 @@ class LazyBeginConnection implements DatabaseConnection {
   streamQuery<Row>(): AsyncIterableIterator<QueryResult<Row>> {
     throw new Error('Streaming needs a cursor, which this dialect does not configure.');
   }
+}
+
+/** The statement names each session has prepared, known for sure. */
+const preparedBySession = new WeakMap<pg.ClientBase, Set<string>>();
+
+function preparedIn(client: pg.ClientBase): Set<string> {
+  let names = preparedBySession.get(client);
+  if (names === undefined) {
+    names = new Set();
+    preparedBySession.set(client, names);
+  }
+  return names;
 }
 
 /** Kysely hands the driver back the connections it acquired from it. */
@@ -97,14 +125,21 @@ function identifier(name: string): string {
 }
 
 class LazyBeginDriver implements Driver {
-  constructor(private readonly pool: pg.Pool) {}
+  readonly #names: StatementNames;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    maxPreparedStatements: number,
+  ) {
+    this.#names = new StatementNames(maxPreparedStatements);
+  }
 
   init(): Promise<void> {
     return Promise.resolve();
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new LazyBeginConnection(await this.pool.connect());
+    return new LazyBeginConnection(await this.pool.connect(), this.#names);
   }
 
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -161,11 +196,30 @@ class LazyBeginDriver implements Driver {
   }
 }
 
-/** PostgreSQL over `pool`, each transaction's BEGIN riding with its first statement. */
-export function lazyBeginDialect(pool: pg.Pool): Dialect {
+export interface LazyBeginOptions {
+  /**
+   * How many statement texts with parameters the pool prepares (per session,
+   * once each); later texts run unnamed. 0 prepares none, as a pooler that
+   * does not keep one session per client (PgBouncer in transaction mode
+   * before 1.21) requires.
+   */
+  maxPreparedStatements?: number;
+}
+
+/**
+ * PostgreSQL over `pool`, each transaction's BEGIN riding with its first
+ * statement and each statement with parameters prepared once per session.
+ */
+export function lazyBeginDialect(pool: pg.Pool, options: LazyBeginOptions = {}): Dialect {
+  const maxPrepared = options.maxPreparedStatements ?? DEFAULT_MAX_PREPARED_STATEMENTS;
+  if (!Number.isInteger(maxPrepared) || maxPrepared < 0) {
+    throw new RangeError(
+      `maxPreparedStatements must be a whole number ≥ 0, not ${String(maxPrepared)}.`,
+    );
+  }
   return {
     createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new LazyBeginDriver(pool),
+    createDriver: () => new LazyBeginDriver(pool, maxPrepared),
     createQueryCompiler: () => new PostgresQueryCompiler(),
     createIntrospector: (db: Kysely<unknown>) => new PostgresIntrospector(db),
   };
