@@ -31,7 +31,9 @@ export async function markSent(
   await db
     .updateTable('outbox')
     .set({ sent_at: sql<Date>`now()` })
-    .where('position', 'in', positions)
+    // One array parameter rather than `in (...)`: a text that does not grow with
+    // the batch is prepared once per session (ADR 0029), not once per length.
+    .where('position', '=', sql<number>`any(${[...positions]}::bigint[])`)
     .where('sent_at', 'is', null)
     .execute();
 }

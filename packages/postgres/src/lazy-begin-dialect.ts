@@ -17,7 +17,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import type pg from 'pg';
+import pg from 'pg';
 import { queryAfterBegin } from './begin-with-statement.js';
 import { DEFAULT_MAX_PREPARED_STATEMENTS, StatementNames } from './statement-names.js';
 
@@ -82,12 +82,9 @@ class LazyBeginConnection implements DatabaseConnection {
       if (firstUse) prepared.add(name);
       return toQueryResult(result);
     } catch (error) {
-      // node-postgres takes the first ParseComplete of a query as its named
-      // statement's, and here that is BEGIN's: if the statement's own Parse
-      // then failed, the session would believe it prepared and every later
-      // call would name a statement the server does not have. A session in
-      // that doubt is not reused. Only a first use that fails pays for it.
-      if (firstUse && begin !== undefined) this.discarded = true;
+      if (name !== undefined && mayHaveLostItsStatement(error, firstUse && begin !== undefined)) {
+        this.discarded = true;
+      }
       // Point the stack at the caller rather than at the socket.
       if (error instanceof Error) Error.captureStackTrace(error);
       throw error;
@@ -97,6 +94,26 @@ class LazyBeginConnection implements DatabaseConnection {
   streamQuery<Row>(): AsyncIterableIterator<QueryResult<Row>> {
     throw new Error('Streaming needs a cursor, which this dialect does not configure.');
   }
+}
+
+/**
+ * True when a named statement's failure may leave the session believing in a
+ * statement the server does not have, or holding one that can never run
+ * again; such a session is not reused:
+ * - a first use riding with BEGIN: node-postgres takes the first ParseComplete
+ *   of the round trip, BEGIN's, as the statement's, even if the statement's
+ *   own Parse then failed;
+ * - an error raised in Node before the statement reached the server (a value
+ *   pg cannot convert): pg closes the statement on the server and still
+ *   counts it as prepared;
+ * - SQLSTATE 0A000, `cached plan must not change result type`: a migration
+ *   changed the columns of a prepared `SELECT *`, and that plan fails every
+ *   later call in this session.
+ */
+function mayHaveLostItsStatement(error: unknown, firstUseWithBegin: boolean): boolean {
+  if (firstUseWithBegin) return true;
+  if (!(error instanceof pg.DatabaseError)) return true;
+  return error.code === '0A000';
 }
 
 /** The statement names each session has prepared, known for sure. */

@@ -7,10 +7,13 @@ import { createTestDatabase } from './testing/test-database.js';
 interface Tables {
   prepared_row: { id: string };
   created_later: { id: string };
+  grows_a_column: { id: string; added?: string };
 }
 
 const { url, db: setup } = await createTestDatabase<Tables>({});
 await sql`CREATE TABLE prepared_row (id text PRIMARY KEY)`.execute(setup);
+await sql`CREATE TABLE grows_a_column (id text PRIMARY KEY)`.execute(setup);
+await sql`INSERT INTO grows_a_column (id) VALUES ('only')`.execute(setup);
 
 const opened: Kysely<Tables>[] = [];
 afterEach(async () => {
@@ -96,6 +99,31 @@ describe('prepared statements', () => {
       setup,
     );
     expect(rows.map((row) => row.id)).toEqual(['again', 'in-time']);
+  });
+
+  // pg closes the statement on the server when it cannot convert a value, and
+  // still counts it as prepared on the session.
+  it('runs a prepared statement again after a value it could not convert', async () => {
+    const db = oneSession();
+    const echo = (value: unknown) => sql<{ v: string }>`SELECT ${value}::text AS v`.execute(db);
+    expect((await echo('before')).rows).toEqual([{ v: 'before' }]);
+    const unconvertible = {
+      toPostgres: () => {
+        throw new Error('no text for this value');
+      },
+    };
+    await expect(echo(unconvertible)).rejects.toThrow('no text for this value');
+    expect((await echo('after')).rows).toEqual([{ v: 'after' }]);
+  });
+
+  it('fails a prepared SELECT * once after its table gained a column, then runs it again', async () => {
+    const db = oneSession();
+    const readAll = () =>
+      db.selectFrom('grows_a_column').selectAll().where('id', '=', 'only').execute();
+    expect(await readAll()).toEqual([{ id: 'only' }]);
+    await sql`ALTER TABLE grows_a_column ADD COLUMN added text DEFAULT 'new'`.execute(setup);
+    await expect(readAll()).rejects.toMatchObject({ code: '0A000' });
+    expect(await readAll()).toEqual([{ id: 'only', added: 'new' }]);
   });
 
   it('keeps the session and its statement after a first statement fails on its data', async () => {
