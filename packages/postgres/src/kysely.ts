@@ -72,11 +72,7 @@ export function connect<Database>(url: string, options: ConnectOptions = {}): Ky
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
   });
-  const prepared = options.maxPreparedStatements;
   return new Kysely<Database>({
-    dialect: lazyBeginDialect(
-      pool,
-      prepared === undefined ? {} : { maxPreparedStatements: prepared },
-    ),
+    dialect: lazyBeginDialect(pool, { maxPreparedStatements: options.maxPreparedStatements }),
   });
 }

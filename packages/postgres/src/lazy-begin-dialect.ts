@@ -116,7 +116,11 @@ function mayHaveLostItsStatement(error: unknown, firstUseWithBegin: boolean): bo
   return error.code === '0A000';
 }
 
-/** The statement names each session has prepared, known for sure. */
+/**
+ * The statement names each session has prepared, counted only once a call
+ * succeeded. node-postgres keeps a list of its own, but @types/pg does not
+ * declare it, and after a first use riding with BEGIN it may be wrong.
+ */
 const preparedBySession = new WeakMap<pg.ClientBase, Set<string>>();
 
 function preparedIn(client: pg.ClientBase): Set<string> {
@@ -220,7 +224,7 @@ export interface LazyBeginOptions {
    * does not keep one session per client (PgBouncer in transaction mode
    * before 1.21) requires.
    */
-  maxPreparedStatements?: number;
+  maxPreparedStatements?: number | undefined;
 }
 
 /**

@@ -3,10 +3,10 @@
 // node-postgres sends a statement with parameters as an unnamed statement:
 // PostgreSQL parses, analyses and plans it on every call. Given a name, it is
 // parsed once per session and later calls skip the Parse (node-postgres still
-// sends Bind, Describe and Execute). In a
-// loop of the idempotent consumer's claim, update and commit that took the
-// raw pg loop from about 1,400 to 1,700 transactions per second at one client
-// and 2,170 to 2,730 at four (docs/adr/0029-prepared-statements.md).
+// sends Bind, Describe and Execute). In a loop of the idempotent consumer's
+// claim, update and commit, that took the raw pg loop from about 1,400 to 1,700
+// transactions per second at one client and 2,170 to 2,730 at four
+// (docs/adr/0029-prepared-statements.md).
 //
 // Only statements with parameters are named: they already use the extended
 // protocol, so nothing else changes for them, while a statement without
