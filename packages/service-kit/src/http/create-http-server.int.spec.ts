@@ -1,5 +1,6 @@
 // The server every service starts from, exercised through inject: zod-typed
 // routes, and every error as a problem document.
+import net from 'node:net';
 import { ProblemDetails } from '@effectively-once/contracts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -286,6 +287,70 @@ describe('createHttpServer, errors below the routes, over a real socket', () => 
       expectRawProblem(response, 408, 'REQUEST_TIMEOUT');
       expect(response.ms).toBeGreaterThanOrEqual(250);
     } finally {
+      await impatient.close();
+    }
+  });
+
+  const BODY_PREFIX = '{"customerEmail":"';
+
+  /**
+   * Announces a body of `bodyBytes` and sends its first bytes only, then
+   * waits for the answer, as an HTTP client still writing its body does.
+   * The socket is half-open, so that the server's FIN does not end it.
+   */
+  async function startAnUploadAndReadTheAnswer(serverUrl: string, bodyBytes: number) {
+    const { hostname, port } = new URL(serverUrl);
+    const socket = net.connect({ host: hostname, port: Number(port), allowHalfOpen: true });
+    socket.on('error', () => {
+      // Seen by the test through the failed write and 'close' (hadError).
+    });
+    let received = '';
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('utf8');
+    });
+    const closed = new Promise<boolean>((resolve) => socket.once('close', resolve));
+    socket.write(
+      `POST /orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${String(bodyBytes)}\r\n\r\n${BODY_PREFIX}`,
+    );
+    await vi.waitFor(() => expect(received).toMatch(/\r\n\r\n\{.*\}$/s), { timeout: 3_000 });
+    return { socket, statusLine: received.split('\r\n')[0], closedWithError: closed };
+  }
+
+  it('answers 413 at once to a Content-Length over the limit and reads the rest of the upload before closing, so the client is not reset', async () => {
+    const bodyBytes = 3 * 1024 * 1024;
+    const upload = await startAnUploadAndReadTheAnswer(url, bodyBytes);
+    expect(upload.statusLine).toBe('HTTP/1.1 413 Payload Too Large');
+    // The server has answered and sent its FIN; closed at once, it would reset these bytes.
+    const restAccepted = await new Promise<boolean>((resolve) => {
+      upload.socket.write('x'.repeat(bodyBytes - BODY_PREFIX.length), (error) => {
+        resolve(error === undefined || error === null);
+      });
+    });
+    upload.socket.end();
+    expect({ restAccepted, closedWithError: await upload.closedWithError }).toEqual({
+      restAccepted: true,
+      closedWithError: false,
+    });
+  });
+
+  it('lets go of a connection whose upload stops after the 413 once the request timeout has passed', async () => {
+    const impatient = createHttpServer({ service: 'test', logger: false, requestTimeoutMs: 300 });
+    impatient.post('/orders', () => ({ ok: true }));
+    const impatientUrl = await impatient.listen({ host: '127.0.0.1', port: 0 });
+    const openConnections = () =>
+      new Promise<number>((resolve, reject) => {
+        impatient.server.getConnections((error, count) => {
+          if (error) reject(error);
+          else resolve(count);
+        });
+      });
+    const upload = await startAnUploadAndReadTheAnswer(impatientUrl, 3 * 1024 * 1024);
+    try {
+      expect(upload.statusLine).toBe('HTTP/1.1 413 Payload Too Large');
+      expect(await openConnections()).toBe(1);
+      await vi.waitFor(async () => expect(await openConnections()).toBe(0), { timeout: 5_000 });
+    } finally {
+      upload.socket.destroy();
       await impatient.close();
     }
   });

@@ -17,6 +17,7 @@ import {
 import { tellSupervisor } from '../consumer/supervisor-channel.js';
 import { clientErrorHandler, frameworkErrorHandler } from './client-error.js';
 import { acceptJsonBodiesOnly } from './json-body.js';
+import { lingerWhenAnsweredEarly } from './lingering-close.js';
 import { DebugRequestLog } from './debug-request-log.js';
 import { notFoundHandlerWith, problemErrorHandler } from './problem.js';
 
@@ -89,6 +90,7 @@ export function createHttpServer(input: {
   app.setSerializerCompiler(serializerCompiler);
   if (input.jsonBodiesOnly !== false) acceptJsonBodiesOnly(app);
   app.setErrorHandler(problemErrorHandler);
+  lingerWhenAnsweredEarly(app, requestTimeoutMs);
   app.setNotFoundHandler(notFoundHandlerWith(input.notFoundHint));
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
