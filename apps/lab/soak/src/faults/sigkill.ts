@@ -77,22 +77,53 @@ async function databasesWithHeldRelayLock(stack: SoakStack): Promise<string[]> {
   }
 }
 
+function ownersOf(stack: SoakStack, held: readonly string[]) {
+  return Object.entries(stack.target.databases).flatMap(([name, url]) => {
+    // Only the saga's databases have a relay owner (`added` holds the added services' URLs).
+    if (!(name in RELAY_OWNER_BY_DATABASE) || typeof url !== 'string') return [];
+    const database = new URL(url).pathname.slice(1);
+    if (!held.includes(database)) return [];
+    return [
+      { owner: RELAY_OWNER_BY_DATABASE[name as keyof typeof RELAY_OWNER_BY_DATABASE], database },
+    ];
+  });
+}
+
+/**
+ * The services holding a relay lock now, waited for while none does: an
+ * overlapping fault (PostgreSQL restarting, its connections ended, the owner
+ * killed and starting again) leaves every lock free for a while, and the
+ * relays take them back once they reconnect. Only a lock that stays free past
+ * the restart wait is a failure.
+ */
+async function relayLockOwners(stack: SoakStack) {
+  const deadline = Date.now() + RESTART_WAIT_MS;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const owners = ownersOf(stack, await databasesWithHeldRelayLock(stack));
+      if (owners.length > 0) return owners;
+      lastError = undefined;
+    } catch (error) {
+      // PostgreSQL itself may be the fault in progress: asked again until the deadline.
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `No relay held its lock for ${String(RESTART_WAIT_MS / 1000)} s: nothing to kill.`,
+        { cause: lastError },
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 export const sigkillRelayHolder: FaultInjector = {
   kind: 'sigkill:relay-lock-holder',
   durationMs: { long: 0, short: 0 },
   unavailableBecause: () => undefined,
   inject: async ({ stack, seed }, fault) => {
-    const held = await databasesWithHeldRelayLock(stack);
-    const owners = Object.entries(stack.target.databases).flatMap(([name, url]) => {
-      // Only the saga's databases have a relay owner (`added` holds the added services' URLs).
-      if (!(name in RELAY_OWNER_BY_DATABASE) || typeof url !== 'string') return [];
-      const database = new URL(url).pathname.slice(1);
-      if (!held.includes(database)) return [];
-      return [
-        { owner: RELAY_OWNER_BY_DATABASE[name as keyof typeof RELAY_OWNER_BY_DATABASE], database },
-      ];
-    });
-    if (owners.length === 0) throw new Error('No relay held its lock: nothing to kill.');
+    const owners = await relayLockOwners(stack);
     const { owner, database } = pick(seededRandom(seed ^ fault.index), owners);
     const pid = await kill(stack, owner);
     const next = await stack.waitForStart(owner, pid, RESTART_WAIT_MS);

@@ -18,8 +18,9 @@ export const terminateBackends: FaultInjector = {
   unavailableBecause: () => undefined,
   inject: async (context, fault) => {
     // Faults overlap: a postgres-restart can stop the server while this
-    // session lists or ends backends. That is no failure to inject this one:
-    // it is tried again, on a new session, once the server is back.
+    // session lists or ends backends, or leave no service connected yet.
+    // That is no failure to inject this one: it is tried again, on a new
+    // session, once the server is back and the services have reconnected.
     const deadline = Date.now() + RETRY_FOR_MS;
     for (;;) {
       try {
@@ -45,6 +46,9 @@ async function terminateSome({ stack, seed }: FaultContext, fault: PlannedFault)
           ORDER BY pid`,
       [databases],
     );
+    // Just after another fault (a restart, sessions ended) the pools may hold
+    // no connection yet: ending none would prove nothing, so it is tried again.
+    if (rows.length === 0) throw new Error('No service connection to end yet.');
     const random = seededRandom(seed ^ fault.index);
     const chosen = rows.filter(() => random() < SHARE);
     const victims = chosen.length > 0 ? chosen : rows.slice(0, 1);
