@@ -9,11 +9,12 @@
 // can never write an event, so it holds nothing back (ADR 0027).
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { newEvents, uniqueName } from '../testing/contract/harness.js';
 import { receive, waitUntil } from '../testing/receiver.js';
 import { eventStoreMigrations } from './migrations/index.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
+import { READ_ALL_HELD_BACK_WAIT_MS } from './read.js';
 
 const { url } = await createTestDatabase(eventStoreMigrations);
 const A_MINUTE = 60_000;
@@ -82,6 +83,43 @@ describe('events held back by an older transaction', () => {
   });
 });
 
+describe("readAll, with events held back by an older transaction of the store's database", () => {
+  const store = createPostgresEventStore({ url, pollIntervalMs: A_MINUTE });
+  afterAll(() => store.close());
+
+  it('waits for that transaction to end and returns the events, as a caller that just appended expects', async () => {
+    const prefix = uniqueName('read-held');
+    const older = await openOlderTransaction();
+    const events = newEvents(2);
+    await store.appendToStream(`${prefix}-1`, events, { expectedRevision: 'no_stream' });
+    // Given the older transaction ends 200 ms into the read
+    const ending = new Promise((resolve) => setTimeout(resolve, 200)).then(() => older.end());
+
+    // When everything of the prefix is read
+    const read = await store.readAll({ filter: { kind: 'stream_prefix', prefixes: [prefix] } });
+    await ending;
+
+    // Then both events are there: the read waited instead of returning an empty page
+    expect(read.map((recorded) => recorded.id)).toEqual(events.map((event) => event.id));
+  });
+
+  it('returns the stable log without them once READ_ALL_HELD_BACK_WAIT_MS has passed, if it is still open', async () => {
+    const prefix = uniqueName('read-held-long');
+    const older = await openOlderTransaction();
+    try {
+      await store.appendToStream(`${prefix}-1`, newEvents(1), { expectedRevision: 'no_stream' });
+      const startedAt = Date.now();
+
+      const read = await store.readAll({ filter: { kind: 'stream_prefix', prefixes: [prefix] } });
+
+      expect(read).toEqual([]);
+      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(READ_ALL_HELD_BACK_WAIT_MS);
+    } finally {
+      await older.end();
+    }
+  });
+});
+
 describe('a transaction running in another database of the same server', () => {
   it('holds nothing back: the event reaches a subscription and readAll while it still runs', async () => {
     const { store, prefix, deliveries } = await consumerOnOwnPrefix('elsewhere');
@@ -96,17 +134,7 @@ describe('a transaction running in another database of the same server', () => {
       const [delivery] = await deliveries.atLeast(1, 5_000);
       expect(delivery?.event.id).toBe(event!.id);
       await delivery?.ack();
-      // Waited for, not read once: in one CI run, with other test files on
-      // the shared server, readAll right after the ack returned nothing while
-      // the subscription had delivered the event (why es_horizon placed some
-      // older transaction in this database then is not known). The
-      // transaction held open here never ends before the read.
-      const read = await waitUntil(async () => {
-        const found = await store.readAll({
-          filter: { kind: 'stream_prefix', prefixes: [prefix] },
-        });
-        return found.length > 0 ? found : undefined;
-      }, 'readAll to return the event');
+      const read = await store.readAll({ filter: { kind: 'stream_prefix', prefixes: [prefix] } });
       expect(read.map((recorded) => recorded.id)).toEqual([event!.id]);
     } finally {
       await elsewhere.end();

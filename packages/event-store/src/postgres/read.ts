@@ -93,21 +93,6 @@ export async function readStream(
   return rows.map(toRecordedEvent);
 }
 
-/** Rows of the global order after `after`, below the snapshot's xmin. */
-export async function readAllRows(
-  db: Kysely<EventStoreTables>,
-  options: { after: GlobalPosition; maxCount: number; filter?: SubscriptionFilter | undefined },
-): Promise<EventRow[]> {
-  const { rows } = await sql<EventRow>`
-    SELECT ${EVENT_COLUMNS} FROM es_event e
-     WHERE (e.transaction_id, e.global_position) > (${options.after.commit.toString()}::xid8, ${options.after.prepare.toString()}::bigint)
-       AND e.transaction_id < (SELECT es_horizon())
-       AND ${filterCondition(options.filter)}
-     ORDER BY e.transaction_id, e.global_position
-     LIMIT ${options.maxCount}`.execute(db);
-  return rows;
-}
-
 /**
  * A page of a filtered follower (the catch-up subscription): the matching
  * rows, and, when the page is short, the last position of the whole stable
@@ -177,7 +162,22 @@ export async function readPage(
 }
 
 /**
+ * How long readAll waits for held-back events before it returns without them.
+ * A hold usually lasts well under this: es_horizon counts as this database's
+ * any transaction of its snapshot it does not find running elsewhere, and one
+ * that ended in another database between the statement's snapshot and its
+ * look at pg_stat_activity is such a one, for that statement only.
+ */
+export const READ_ALL_HELD_BACK_WAIT_MS = 1_000;
+const HELD_BACK_RETRY_MS = 10;
+
+/**
  * Events of every stream in global order, after a position (exclusive).
+ * Only the stable log is returned (ADR 0004), but a short page with committed
+ * events held back above the horizon is read again until they are released,
+ * for up to READ_ALL_HELD_BACK_WAIT_MS: a caller that has just appended
+ * expects to read its events, as from EventStoreDB. After that wait the page
+ * goes without them (an older transaction of this database is still open).
  *
  * @example
  * const page = await readAll(db, { after: lastSeen.position, maxCount: 500 });
@@ -186,10 +186,17 @@ export async function readAll(
   db: Kysely<EventStoreTables>,
   options: ReadAllOptions = {},
 ): Promise<RecordedEvent[]> {
-  const rows = await readAllRows(db, {
-    after: options.after ?? { commit: 0n, prepare: 0n },
-    maxCount: count(options.maxCount, 1000, 'maxCount'),
-    filter: options.filter,
-  });
-  return rows.map(toRecordedEvent);
+  const maxCount = count(options.maxCount, 1000, 'maxCount');
+  const deadline = Date.now() + READ_ALL_HELD_BACK_WAIT_MS;
+  for (;;) {
+    const page = await readPage(db, {
+      after: options.after ?? { commit: 0n, prepare: 0n },
+      maxCount,
+      filter: options.filter,
+    });
+    if (page.rows.length === maxCount || !page.heldBack || Date.now() >= deadline) {
+      return page.rows.map(toRecordedEvent);
+    }
+    await new Promise((resolve) => setTimeout(resolve, HELD_BACK_RETRY_MS));
+  }
 }
