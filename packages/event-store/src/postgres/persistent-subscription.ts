@@ -179,9 +179,12 @@ export function openPersistentSubscription(
     group: GroupRow,
     consumer: ConsumerSession,
     idle: IdleState | undefined,
+    idleAt: number,
   ): Promise<boolean> => {
     const nothingNew =
       acksForRound.length > 0 &&
+      // The poll is due: the round reclaims and finds what no notification announces.
+      Date.now() - idleAt < options.pollIntervalMs &&
       emptiedAtRound &&
       idle?.heldBack === false &&
       !nackedSinceRound &&
@@ -256,11 +259,12 @@ export function openPersistentSubscription(
     idleAt: number,
     backoff: ReturnType<typeof heldBackBackoff>,
   ) => {
-    // Counted from the round that reported it: acks sent alone keep the loop
-    // from rounds, and the retry must not slip by the time they took.
-    const untilRetry =
-      idle?.nextRetryInMs == null ? Infinity : idle.nextRetryInMs - (Date.now() - idleAt);
-    const regular = Math.max(0, Math.min(options.pollIntervalMs, untilRetry));
+    // Both counted from the last round: acks sent alone keep the loop from
+    // rounds, and neither the retry nor the poll (reclaim, leases another
+    // consumer gave back) may slip by the time they took.
+    const sinceRound = Date.now() - idleAt;
+    const untilRetry = idle?.nextRetryInMs == null ? Infinity : idle.nextRetryInMs - sinceRound;
+    const regular = Math.max(0, Math.min(options.pollIntervalMs - sinceRound, untilRetry));
     if (idle?.heldBack !== true) return { waitMs: regular, heldBackOnly: false };
     const heldBackMs = backoff.waitAfter(idle.xmin);
     return heldBackMs < regular
@@ -313,7 +317,7 @@ export function openPersistentSubscription(
         if (acksForRound.length > 0) {
           // Arrived during the round: alone, or with the next round, now or after the delay.
           if (!acksMayWait()) {
-            fullRound = !(await acksAloneWhenNothingNew(group, consumer, idle));
+            fullRound = !(await acksAloneWhenNothingNew(group, consumer, idle, idleAt));
             continue;
           }
           armAckTimer();
@@ -321,7 +325,7 @@ export function openPersistentSubscription(
         loopState = 'waiting';
         const signalled = await consumer.wakeup.wait(waitMs);
         loopState = 'round';
-        if (signalled && (await acksAloneWhenNothingNew(group, consumer, idle))) {
+        if (signalled && (await acksAloneWhenNothingNew(group, consumer, idle, idleAt))) {
           fullRound = false;
           continue;
         }
