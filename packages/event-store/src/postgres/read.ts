@@ -8,6 +8,7 @@ import type { ReadAllOptions, ReadStreamOptions } from '../port/event-store.js';
 import type { SubscriptionFilter } from '../port/subscription.js';
 import { assertStreamName } from '../port/validate-append.js';
 import type { EventStoreTables } from './event-store.tables.js';
+import { loadXmin } from './idle-state.js';
 
 export interface EventRow {
   global_position: number;
@@ -188,6 +189,7 @@ export async function readAll(
 ): Promise<RecordedEvent[]> {
   const maxCount = count(options.maxCount, 1000, 'maxCount');
   const deadline = Date.now() + READ_ALL_HELD_BACK_WAIT_MS;
+  let horizon: string | undefined;
   for (;;) {
     const page = await readPage(db, {
       after: options.after ?? { commit: 0n, prepare: 0n },
@@ -197,6 +199,13 @@ export async function readAll(
     if (page.rows.length === maxCount || !page.heldBack || Date.now() >= deadline) {
       return page.rows.map(toRecordedEvent);
     }
-    await new Promise((resolve) => setTimeout(resolve, HELD_BACK_RETRY_MS));
+    // Read again once the horizon differs from the one seen before the last
+    // read (the first time, at once): a long transaction then costs a tiny
+    // query every 10 ms, not a page of events.
+    const seen = horizon;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, HELD_BACK_RETRY_MS));
+      horizon = await loadXmin(db);
+    } while (Date.now() < deadline && horizon === seen);
   }
 }
