@@ -215,27 +215,6 @@ describe('an ack delay', () => {
     expect(await messagesLeft(consumer.group)).toBe(0);
   });
 
-  it('sends an ack alone, without a round, when the round before left nothing to lease and nothing has come since', async () => {
-    // Given a consumer without an ack delay that holds the only message of its group
-    const consumer = await consumerWithAckDelay(0);
-    const delivery = await consumer.holdingTheFirstOf(1);
-    const roundsBefore = consumer.rounds();
-
-    // When its handler acks
-    await delivery.ack();
-
-    // Then the message is deleted, by a DELETE of its own: no round ran for it
-    expect(await messagesLeft(consumer.group)).toBe(0);
-    expect(consumer.rounds()).toBe(roundsBefore);
-    // And the next append still reaches the consumer at once
-    await consumer.store.appendToStream(consumer.stream, [newEvent()], { expectedRevision: 0n });
-    const next = await consumer.deliveries.next(WITHOUT_THE_DELAY);
-    expect(consumer.rounds()).toBeGreaterThan(roundsBefore);
-    const lastAck = next.ack();
-    await consumer.close();
-    await lastAck;
-  });
-
   it('is refused when it is not whole milliseconds from 0 to 5 s, before anything connects', () => {
     for (const ackDelayMs of [-1, 1.5, 5_001, Number.NaN]) {
       expect(() => createPostgresEventStore({ url, ackDelayMs }), String(ackDelayMs)).toThrow(

@@ -11,8 +11,6 @@ import { CONSUMER_LOCK_NAMESPACE, LEADER_LOCK_NAMESPACE } from './leases.js';
 
 export interface ListenerSession {
   readonly wakeup: Wakeup;
-  /** How many notifications of appends its filter matches have come so far. */
-  readonly notified: () => number;
   /** Set when the connection broke; the subscription ends with it. */
   readonly failure: () => Error | undefined;
   close(): Promise<void>;
@@ -32,12 +30,9 @@ async function openClient(
   const client = new pg.Client({ connectionString: url, application_name: applicationName });
   const wakeup = new Wakeup();
   let failure: Error | undefined;
-  let notified = 0;
   // Appends of events this subscriber's filter never delivers do not wake it.
   client.on('notification', (message) => {
-    if (!wakesFor(filter, message.payload ?? '')) return;
-    notified += 1;
-    wakeup.signal();
+    if (wakesFor(filter, message.payload ?? '')) wakeup.signal();
   });
   client.on('error', (error) => {
     failure = new EventStoreUnavailableError(
@@ -51,7 +46,6 @@ async function openClient(
   return {
     client,
     wakeup,
-    notified: () => notified,
     failure: () => failure,
     close: async () => {
       await client.end().catch(() => undefined);
@@ -64,12 +58,8 @@ export async function openListenerSession(
   url: string,
   filter: SubscriptionFilter | undefined,
 ): Promise<ListenerSession> {
-  const { wakeup, notified, failure, close } = await openClient(
-    url,
-    'event-store-catch-up',
-    filter,
-  );
-  return { wakeup, notified, failure, close };
+  const { wakeup, failure, close } = await openClient(url, 'event-store-catch-up', filter);
+  return { wakeup, failure, close };
 }
 
 /**
@@ -98,7 +88,6 @@ export async function openConsumerSession(
     return {
       consumerId,
       wakeup: opened.wakeup,
-      notified: opened.notified,
       failure: opened.failure,
       close: opened.close,
       tryLead: async (groupId) => {

@@ -287,3 +287,53 @@ describe('acknowledgments and the in-flight limit', () => {
     }
   });
 });
+
+describe('a lease another consumer gave back', () => {
+  it('is taken within about a poll interval while this consumer acks its own deliveries', async () => {
+    const pollIntervalMs = 300;
+    const store = createPostgresEventStore({ url, pollIntervalMs });
+    const other = createPostgresEventStore({ url, pollIntervalMs });
+    try {
+      const prefix = uniqueName('alone');
+      const group = uniqueName('group');
+      await store.createSubscriptionGroup(group, {
+        filter: { kind: 'stream_prefix', prefixes: [prefix] },
+        maxInFlight: 100,
+      });
+      // Given another consumer holding the group's first message, unsettled
+      const [given] = newEvents(1);
+      await store.appendToStream(`${prefix}-0`, [given!], { expectedRevision: 'no_stream' });
+      const otherSubscription = other.subscribeToGroup(group);
+      const held = await otherSubscription[Symbol.asyncIterator]().next();
+      expect(held.done).toBe(false);
+      // And this consumer holding 30 more, which its handler acks one every 100 ms
+      await store.appendToStream(`${prefix}-1`, newEvents(30), { expectedRevision: 'no_stream' });
+      const deliveries = receive(store.subscribeToGroup(group));
+      await deliveries.atLeast(30, 5_000);
+      let acking = true;
+      const acks = (async () => {
+        for (const delivery of deliveries.items.slice(0, 30)) {
+          if (!acking) break;
+          await delivery.ack();
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      })();
+
+      // When the other consumer closes, giving its lease back (no notification says so)
+      const closedAt = Date.now();
+      await otherSubscription.close();
+
+      // Then this consumer has that message within about a poll interval, while
+      // its acks still come (none may put the look that finds it off)
+      const [regained] = (await deliveries.atLeast(31, 2_500)).slice(30);
+      expect(regained?.event.id).toBe(given!.id);
+      expect(Date.now() - closedAt).toBeLessThan(4 * pollIntervalMs);
+      acking = false;
+      await acks;
+      await regained?.ack();
+    } finally {
+      await store.close();
+      await other.close();
+    }
+  });
+});

@@ -11,9 +11,7 @@
 // handing out a round that emptied the group while deliveries are in flight,
 // the loop sleeps instead of asking again at once: their acks will wake it,
 // and that round asks. A delivery then costs two commits (its lease; its ack
-// with the next look), not three. When that look could find nothing (the
-// last round left nothing free, nothing was notified or nacked since), the
-// ack goes alone in a DELETE instead: about a tenth of a round's statement time.
+// with the next look), not three.
 //
 // With an ack delay, an ack that arrives while the loop sleeps does not wake
 // it at once: it waits for the loop's next reason to look (a notification of
@@ -91,12 +89,6 @@ export function openPersistentSubscription(
   let ackDelayMs = 0;
   let ackTimer: ReturnType<typeof setTimeout> | undefined;
   const acksMayWait = () => ackDelayMs > 0 && !waitingForSlot;
-  // What the last round learned, for acks that come while nothing else has:
-  // the notifications counted when it began, whether it left the group with
-  // nothing free to lease, and whether a nack has changed the group since.
-  let notifiedAtRound = 0;
-  let emptiedAtRound = false;
-  let nackedSinceRound = false;
   const armAckTimer = () => {
     ackTimer ??= setTimeout(() => {
       ackTimer = undefined;
@@ -138,8 +130,6 @@ export function openPersistentSubscription(
         await settle(() =>
           settleNack(db, { groupId, consumerId, position, action, reason, retryAfterMs, counted }),
         );
-        // A retry is scheduled, or a message parked: the next look is a round.
-        nackedSinceRound = true;
         // The loop may be asleep waiting for this settlement (see the header).
         session?.wakeup.signal();
       },
@@ -166,36 +156,6 @@ export function openPersistentSubscription(
       ),
     );
 
-  /**
-   * Sends the waiting acks alone, one DELETE, when a round could do nothing
-   * more: the last round left the group with nothing free to lease and no
-   * event held back, and since it began no matching append was notified and
-   * no nack settled. A round would only delete them and find nothing (about
-   * ten times the work of the DELETE). An ordered group always takes a round:
-   * the ack may free its key's next message, which no notification
-   * announces. Nor does a full in-flight limit, which the ack may lift.
-   */
-  const acksAloneWhenNothingNew = async (
-    group: GroupRow,
-    consumer: ConsumerSession,
-    idle: IdleState | undefined,
-    idleAt: number,
-  ): Promise<boolean> => {
-    const nothingNew =
-      acksForRound.length > 0 &&
-      // The poll is due: the round reclaims and finds what no notification announces.
-      Date.now() - idleAt < options.pollIntervalMs &&
-      emptiedAtRound &&
-      idle?.heldBack === false &&
-      !nackedSinceRound &&
-      !waitingForSlot &&
-      !group.ordered &&
-      consumer.notified() === notifiedAtRound;
-    if (!nothingNew) return false;
-    await sendAcksAlone(acksTaken());
-    return true;
-  };
-
   /** One round: sends the acks that ride with it, leases what it can, reports the idle state. */
   const leaseMore = async (
     group: GroupRow,
@@ -218,8 +178,6 @@ export function openPersistentSubscription(
       return { leased: 0, limit: 0, idle: undefined };
     }
     let round: Awaited<ReturnType<typeof consumeRound>>;
-    notifiedAtRound = consumer.notified();
-    nackedSinceRound = false;
     try {
       round = await consumeRound(db, {
         groupId: group.group_id,
@@ -254,17 +212,9 @@ export function openPersistentSubscription(
    * How long an idle consumer may sleep, and whether the wake-up that ends it
    * needs only the xmin question (held-back events) before a full round.
    */
-  const idleWait = (
-    idle: IdleState | undefined,
-    idleAt: number,
-    backoff: ReturnType<typeof heldBackBackoff>,
-  ) => {
-    // Both counted from the last round: acks sent alone keep the loop from
-    // rounds, and neither the retry nor the poll (reclaim, leases another
-    // consumer gave back) may slip by the time they took.
-    const sinceRound = Date.now() - idleAt;
-    const untilRetry = idle?.nextRetryInMs == null ? Infinity : idle.nextRetryInMs - sinceRound;
-    const regular = Math.max(0, Math.min(options.pollIntervalMs - sinceRound, untilRetry));
+  const idleWait = (idle: IdleState | undefined, backoff: ReturnType<typeof heldBackBackoff>) => {
+    const untilRetry = idle?.nextRetryInMs ?? Infinity;
+    const regular = Math.max(0, Math.min(options.pollIntervalMs, untilRetry));
     if (idle?.heldBack !== true) return { waitMs: regular, heldBackOnly: false };
     const heldBackMs = backoff.waitAfter(idle.xmin);
     return heldBackMs < regular
@@ -285,7 +235,6 @@ export function openPersistentSubscription(
     // the next look waits for their settlement (or a NOTIFY, or the poll).
     let awaitSettlement = false;
     let idle: IdleState | undefined;
-    let idleAt = 0;
     try {
       while (!closed) {
         const failure = consumer.failure();
@@ -306,18 +255,16 @@ export function openPersistentSubscription(
           if (reclaim) reclaimedAt = Date.now();
           const round = await leaseMore(group, consumer, reclaim);
           idle = round.idle;
-          idleAt = Date.now();
-          emptiedAtRound = round.idle !== undefined && round.leased < round.limit;
           if (round.leased > 0) {
             awaitSettlement = round.leased < round.limit;
             continue;
           }
         }
-        const { waitMs, heldBackOnly } = idleWait(idle, idleAt, backoff);
+        const { waitMs, heldBackOnly } = idleWait(idle, backoff);
         if (acksForRound.length > 0) {
-          // Arrived during the round: alone, or with the next round, now or after the delay.
+          // Arrived during the round: the next round takes them, now or after the delay.
           if (!acksMayWait()) {
-            fullRound = !(await acksAloneWhenNothingNew(group, consumer, idle, idleAt));
+            fullRound = true;
             continue;
           }
           armAckTimer();
@@ -325,10 +272,6 @@ export function openPersistentSubscription(
         loopState = 'waiting';
         const signalled = await consumer.wakeup.wait(waitMs);
         loopState = 'round';
-        if (signalled && (await acksAloneWhenNothingNew(group, consumer, idle, idleAt))) {
-          fullRound = false;
-          continue;
-        }
         // Woken only to look at held-back events: nothing can have been
         // released while the xmin stands still, so one tiny query decides.
         fullRound = signalled || !heldBackOnly || backoff.moved(await loadXmin(db));
