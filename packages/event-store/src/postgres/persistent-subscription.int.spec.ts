@@ -310,10 +310,10 @@ describe('a lease another consumer gave back', () => {
       await store.appendToStream(`${prefix}-1`, newEvents(30), { expectedRevision: 'no_stream' });
       const deliveries = receive(store.subscribeToGroup(group));
       await deliveries.atLeast(30, 5_000);
-      let acking = true;
+      const stopAcking = new AbortController();
       const acks = (async () => {
         for (const delivery of deliveries.items.slice(0, 30)) {
-          if (!acking) break;
+          if (stopAcking.signal.aborted) break;
           await delivery.ack();
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
@@ -328,7 +328,7 @@ describe('a lease another consumer gave back', () => {
       const [regained] = (await deliveries.atLeast(31, 2_500)).slice(30);
       expect(regained?.event.id).toBe(given!.id);
       expect(Date.now() - closedAt).toBeLessThan(4 * pollIntervalMs);
-      acking = false;
+      stopAcking.abort();
       await acks;
       await regained?.ack();
     } finally {
