@@ -19,6 +19,7 @@ describeEventStoreContract('embedded PostgreSQL', async () => {
       Promise.resolve(createPostgresEventStore({ url, pollIntervalMs, onGroupPumped })),
     childStore: { backend: 'postgres', url, pollIntervalMs },
     inversion: {
+      pollIntervalMs,
       holdAppendOpen: (streamName, events) => holdAppendOpen(url, streamName, events),
       olderTransactionsEnded: () => olderTransactionsEnded(url),
       subscribersLooked: (times, only) =>

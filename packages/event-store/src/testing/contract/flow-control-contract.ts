@@ -248,6 +248,7 @@ export function flowControlContract(context: GroupContext): void {
 
     const appends = 30;
     const counting = inversion.countLooks(idle);
+    const startedAt = performance.now();
     const prefix = uniqueName('other');
     for (let index = 0; index < appends; index++) {
       // Named point: the control group, whose filter matches, has seen this append.
@@ -258,10 +259,13 @@ export function flowControlContract(context: GroupContext): void {
       await (await seen).ack();
     }
     const looks = counting.stop();
+    const polls = Math.ceil((performance.now() - startedAt) / inversion.pollIntervalMs);
     await controlSubscription.close();
 
     expect(idleDeliveries.items).toEqual([]);
-    // Woken by each append it would look about once per append; it looks only on its poll.
-    expect(looks).toBeLessThan(appends / 3);
+    // Woken by each append it would look about once per append; it looks only
+    // on its poll. Counted against the time the appends took, not a fixed
+    // share of them: on a loaded machine 30 appends outlast ten polls.
+    expect(looks).toBeLessThanOrEqual(polls + 2);
   });
 }

@@ -26,6 +26,8 @@ export interface ContractHarness {
     subscribersLooked: (times: number, group?: string) => Promise<void>;
     /** Counts how often the subscribers of `group` look for new events (pump it) until `stop()`. */
     countLooks: (group: string) => { stop(): number };
+    /** The poll interval of the stores from `openStore`: an idle consumer looks about this often. */
+    pollIntervalMs: number;
     /**
      * Resolves once no transaction older than the newest stored event is still
      * running: until then a group that starts at a time may also start before
