@@ -95,7 +95,7 @@ export async function readStream(
 }
 
 /**
- * A page of a filtered follower (the catch-up subscription): the matching
+ * A page of a filtered follower (the catch-up subscription, and readAll): the matching
  * rows, and, when the page is short, the last position of the whole stable
  * log (`scannedTo`), read in the same statement and so the same snapshot.
  * The follower moves its cursor there: everything up to it was read, match
@@ -175,7 +175,7 @@ const HELD_BACK_RETRY_MS = 10;
 /**
  * Events of every stream in global order, after a position (exclusive).
  * Only the stable log is returned (ADR 0004), but a short page with committed
- * events held back above the horizon is read again until they are released,
+ * events held back above the horizon is read again once the horizon moves,
  * for up to READ_ALL_HELD_BACK_WAIT_MS: a caller that has just appended
  * expects to read its events, as from EventStoreDB. After that wait the page
  * goes without them (an older transaction of this database is still open).

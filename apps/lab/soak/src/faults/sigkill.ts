@@ -110,7 +110,7 @@ async function relayLockOwners(stack: SoakStack) {
     }
     if (Date.now() > deadline) {
       throw new Error(
-        `No relay held its lock for ${String(RESTART_WAIT_MS / 1000)} s: nothing to kill.`,
+        `No relay held its lock within the restart wait (${String(RESTART_WAIT_MS / 1000)} s of asking): nothing to kill.`,
         { cause: lastError },
       );
     }
