@@ -1,16 +1,5 @@
 // A port nobody listens on right now, for a process a test or bench starts
-// itself (the supervisor picks its own with STACK_PORTS=auto).
-import { createServer } from 'node:net';
-
-/**
- * @example
- * const gatewayPort = await freePort();
- */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+// itself (the supervisor picks its own with STACK_PORTS=auto). The picker
+// stays below the kernel's ephemeral range, so no outgoing connection can
+// hold the port by the time the process binds it.
+export { findFreePort as freePort } from '@effectively-once/postgres';

@@ -1,21 +1,8 @@
-import { createServer } from 'node:net';
+import { findFreePort } from '@effectively-once/postgres';
 import { FIXED_PORTS, type StackPorts } from './stack.js';
 // lab:begin
 import { FIXED_CONSOLE_PORT, FIXED_INVENTORY_2_PORT, FIXED_LAB_CONTROL_PORT } from './stack.js';
 // lab:end
-
-/** A port nothing listens on now, picked by the kernel. */
-export async function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * The documented ports, or free ones picked once at start. They are kept for
@@ -36,7 +23,7 @@ export async function choosePorts(input: {
   const taken = new Set<number>();
   const pick = async (): Promise<number> => {
     for (;;) {
-      const port = await freePort(input.host);
+      const port = await findFreePort(input.host);
       if (!taken.has(port)) {
         taken.add(port);
         return port;

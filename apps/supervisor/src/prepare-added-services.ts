@@ -1,8 +1,7 @@
 // The ports and databases of the services added with `pnpm new service`
 // (added-services.ts), chosen and created at each start like the stack's own.
-import { createDatabase } from '@effectively-once/postgres';
+import { createDatabase, findFreePort } from '@effectively-once/postgres';
 import { ADDED_SERVICES, type AddedService, type PreparedService } from './added-services.js';
-import { freePort } from './ports.js';
 
 /**
  * Each added service's port and database, created where missing.
@@ -24,7 +23,7 @@ export async function prepareAddedServices(input: {
   for (const service of input.services ?? ADDED_SERVICES) {
     let port = service.fixedPort;
     if (input.mode === 'auto') {
-      do port = await freePort(input.host);
+      do port = await findFreePort(input.host);
       while (taken.has(port));
     }
     taken.add(port);

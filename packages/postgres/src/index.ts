@@ -7,6 +7,7 @@ export {
   type EmbeddedPostgresOptions,
   type PostgresRestart,
 } from './embedded/start-embedded-postgres.js';
+export { findFreePort } from './embedded/free-port.js';
 export { connect, type ConnectOptions } from './kysely.js';
 export { combineMigrations, migrateToLatest, type Migrations } from './migrations.js';
 export {
