@@ -4,11 +4,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EmailList } from '@effectively-once/contracts';
+import { findFreePort } from '@effectively-once/postgres';
 import nodemailer from 'nodemailer';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -18,20 +18,6 @@ const running: ChildProcess[] = [];
 afterEach(() => {
   for (const child of running.splice(0)) child.kill('SIGKILL');
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (address === null || typeof address === 'string') reject(new Error('no port'));
-        else resolve(address.port);
-      });
-    });
-  });
-}
 
 async function startSink(env: Record<string, string>, httpPort: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
@@ -58,7 +44,11 @@ async function emailsOf(httpPort: number, orderId: string) {
 
 describe('mail sink process with a spool file', () => {
   it('given an email answered 250, when the sink is SIGKILLed and started again, then the email is still listed, once', async () => {
-    const [httpPort, smtpPort] = [await freePort(), await freePort()];
+    // Ports the sink binds later, and again after the kill: outside the ephemeral
+    // range, so no other worker's outgoing connection can hold one meanwhile.
+    const httpPort = await findFreePort();
+    let smtpPort = await findFreePort();
+    while (smtpPort === httpPort) smtpPort = await findFreePort();
     const spool = path.join(
       await mkdtemp(path.join(os.tmpdir(), 'mail-sink-crash-')),
       'spool.jsonl',

@@ -20,7 +20,8 @@ export async function choosePorts(input: {
   /** STACK_CONSOLE: a port for the console process as well. */
   console: boolean;
 }): Promise<StackPorts> {
-  const taken = new Set<number>();
+  // A fixed gateway port is not bound yet either: no service may be given it.
+  const taken = new Set<number>(input.gatewayPort === 0 ? [] : [input.gatewayPort]);
   const pick = async (): Promise<number> => {
     for (;;) {
       const port = await findFreePort(input.host);

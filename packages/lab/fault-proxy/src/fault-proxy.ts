@@ -1,6 +1,7 @@
 // The lab's network: a set of named links, each a small TCP proxy of its own
 // between one client process and one upstream. The supervisor opens it in lab
 // mode and gives each process a link's address instead of the upstream's.
+import { findFreePort } from '@effectively-once/postgres';
 import type { LinkFault, LinkStats } from './link.schemas.js';
 import { openLink, type Endpoint, type LinkOptions, type ProxyLink } from './proxy-link.js';
 
@@ -15,6 +16,27 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
+/** A bind lost to a listener that came between the probe and the bind is retried on another port. */
+const OPEN_ATTEMPTS = 3;
+
+/**
+ * A link on a port picked outside the kernel's ephemeral range. A refuse
+ * fault closes the listener and binds the same port again afterwards; on an
+ * ephemeral port, an outgoing connection (even a client retrying this very
+ * link, connected to itself) could hold it meanwhile, and the link would stay
+ * closed for as long as that socket lived.
+ */
+async function openOnFreePort(link: LinkOptions, host: string): Promise<ProxyLink> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openLink({ ...link, listen: { host, port: await findFreePort(host) } });
+    } catch (error) {
+      const inUse = (error as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE';
+      if (!inUse || attempt >= OPEN_ATTEMPTS) throw error;
+    }
+  }
+}
+
 /**
  * Opens every link at once; each listens on a free port of `listenHost`.
  *
@@ -27,7 +49,7 @@ export async function openFaultProxy(input: {
   links: readonly Omit<LinkOptions, 'listen'>[];
 }): Promise<FaultProxy> {
   const opened = await Promise.all(
-    input.links.map((link) => openLink({ ...link, listen: { host: input.listenHost } })),
+    input.links.map((link) => openOnFreePort(link, input.listenHost)),
   );
   const byName = new Map<string, ProxyLink>(opened.map((link) => [link.name, link]));
   const get = (name: string): ProxyLink => {
