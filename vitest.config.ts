@@ -21,10 +21,11 @@ const FILE_WORKERS = Math.max(2, availableParallelism() - 1);
 
 // The longest files start first. Without Vitest's results cache (a clean CI
 // clone has none) files run by project name, integration before unit, then
-// largest first; the template proof, a unit file of 70-90 s, started last
-// and ran alone for the last ~50 s of the phase while the other worker had
-// nothing left. Listed by hand from a run's durations: a stale entry only
-// costs time, never a result.
+// largest first; the longest unit file (70-100 s) started last and ran alone
+// for the last ~50 s of the phase while the other worker had nothing left.
+// Listed by hand from a run's durations: a stale entry only costs time, never
+// a result. A run asked to shuffle (`--sequence.shuffle`) keeps Vitest's own
+// random sequencer, which any configured sequencer would replace.
 const LONGEST_FILES = [
   // lab:begin
   'tooling/remove-lab/template-without-lab.unit.spec.ts',
@@ -36,7 +37,7 @@ class LongestFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (file: TestSpecification) => {
-      const index = LONGEST_FILES.findIndex((name) => file.moduleId.endsWith(name));
+      const index = LONGEST_FILES.findIndex((name) => file.moduleId.endsWith(`/${name}`));
       return index === -1 ? LONGEST_FILES.length : index;
     };
     // Array.prototype.sort is stable: the rest keep Vitest's order.
@@ -51,7 +52,9 @@ class LongestFilesFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     reporters: ['default', './tooling/vitest-summary-reporter.ts'],
-    sequence: { sequencer: LongestFilesFirst },
+    sequence: process.argv.some((arg) => arg.startsWith('--sequence.shuffle'))
+      ? {}
+      : { sequencer: LongestFilesFirst },
     projects: [
       {
         test: {
