@@ -15,9 +15,9 @@ import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { findFreePort } from '@effectively-once/postgres';
 import { StackReadyMessage } from '@effectively-once/stack-protocol';
 import { writeBenchmarkSection } from '../../tooling/benchmarks-doc.js';
-import { freePort } from '../support/free-port.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BENCHMARKS_FILE = path.join(REPO_ROOT, 'docs', 'benchmarks.md');
@@ -50,7 +50,7 @@ async function healthy(url: string): Promise<boolean> {
 
 /** One `pnpm start` (`node apps/supervisor/launch.mjs`), until health 200 and "ready". */
 async function startOnce(runtime: Runtime, cold: boolean, bundleDir: string): Promise<StartRun> {
-  const port = await freePort();
+  const port = await findFreePort();
   const runId = randomBytes(4).toString('hex');
   const stateFile = path.join(tmpdir(), `eo-startup-bench-${runId}.json`);
   const startedAt = performance.now();

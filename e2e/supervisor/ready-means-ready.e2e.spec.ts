@@ -3,10 +3,10 @@
 // while the supervisor was still seeding, and such an order was cancelled
 // out_of_stock. This file starts a stack of its own: the shared one is long seeded.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { findFreePort } from '@effectively-once/postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../support/api-client.js';
 import { startStack, type RunningStack } from '../support/start-stack.js';
-import { freePort } from '../support/free-port.js';
 
 let stack: RunningStack | undefined;
 afterAll(async () => {
@@ -26,7 +26,7 @@ async function healthStatus(gatewayUrl: string): Promise<number | undefined> {
 describe('a stack that says it is ready', () => {
   it('confirms an order for the demo stock placed the moment /api/health first answers 200', async () => {
     // Given a stack starting, its health asked every 20 ms from the start
-    const gatewayUrl = `http://127.0.0.1:${String(await freePort())}`;
+    const gatewayUrl = `http://127.0.0.1:${String(await findFreePort())}`;
     const starting = startStack({ env: { PORT: new URL(gatewayUrl).port } });
     const deadline = Date.now() + 90_000;
     const healthy = (async () => {

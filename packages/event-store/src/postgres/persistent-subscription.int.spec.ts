@@ -8,6 +8,7 @@ import { connect } from '@effectively-once/postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { groupOnOwnPrefix } from '../testing/contract/group-contract.js';
 import { newEvents, uniqueName } from '../testing/contract/harness.js';
 import { receive, waitUntil } from '../testing/receiver.js';
 import type { EventStoreTables } from './event-store.tables.js';
@@ -294,12 +295,7 @@ describe('a lease another consumer gave back', () => {
     const store = createPostgresEventStore({ url, pollIntervalMs });
     const other = createPostgresEventStore({ url, pollIntervalMs });
     try {
-      const prefix = uniqueName('alone');
-      const group = uniqueName('group');
-      await store.createSubscriptionGroup(group, {
-        filter: { kind: 'stream_prefix', prefixes: [prefix] },
-        maxInFlight: 100,
-      });
+      const { group, prefix } = await groupOnOwnPrefix(store, { maxInFlight: 100 });
       // Given another consumer holding the group's first message, unsettled
       const [given] = newEvents(1);
       await store.appendToStream(`${prefix}-0`, [given!], { expectedRevision: 'no_stream' });
