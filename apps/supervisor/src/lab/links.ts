@@ -70,16 +70,19 @@ export function labLinkPlan(input: {
 }
 
 /**
- * The same URL with its host and port replaced by a link's.
+ * The same URL with its host and port replaced by a link's. A `host`
+ * parameter (the embedded server's Unix socket) goes too: the driver would
+ * connect through the socket and the link would never see the traffic.
  *
  * @example
- * throughLink('postgres://pg@127.0.0.1:5432/eo_order', { host: '127.0.0.1', port: 40123 });
+ * throughLink('postgres://pg@127.0.0.1:5432/eo_order?host=%2Ftmp%2Fpg%2Fdata', { host: '127.0.0.1', port: 40123 });
  * // 'postgres://pg@127.0.0.1:40123/eo_order'
  */
 export function throughLink(url: string, link: Endpoint): string {
   const parsed = new URL(url);
   parsed.hostname = link.host;
   parsed.port = String(link.port);
+  parsed.searchParams.delete('host');
   return parsed.toString();
 }
 

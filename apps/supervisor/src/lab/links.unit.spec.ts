@@ -68,6 +68,13 @@ describe('throughLink', () => {
       'postgres://pg:secret@127.0.0.1:40123/eo_order',
     );
   });
+
+  it("given a URL over the server's Unix socket, then the socket goes: the driver would bypass the link", () => {
+    const overSocket = `${databases.order}?host=%2Ftmp%2Feo-pg%2Fdata&application_name=x`;
+    expect(throughLink(overSocket, { host: '127.0.0.1', port: 40_123 })).toBe(
+      'postgres://pg:secret@127.0.0.1:40123/eo_order?application_name=x',
+    );
+  });
 });
 
 describe('defineStack with the lab links', () => {
