@@ -261,13 +261,10 @@ async function main(): Promise<void> {
       ...(config.STACK_DATA_DIR === undefined ? {} : { dataDir: config.STACK_DATA_DIR }),
     }),
   );
-  // The stack's processes run on this machine: the embedded server's Unix
-  // socket spares every statement part of a TCP round trip (ADR 0030).
-  const processAdminUrl = postgres.socketAdminUrl ?? postgres.adminUrl;
   const databases = await timed(
     'databases',
     prepareDatabases({
-      adminUrl: processAdminUrl,
+      adminUrl: postgres.adminUrl,
       prefix: config.STACK_DATABASE_PREFIX,
       migrateEventStore: config.inheritedEnv['EVENTSTORE_CONNECTION_STRING'] === undefined,
     }),
@@ -282,7 +279,7 @@ async function main(): Promise<void> {
   const added = await prepareAddedServices({
     mode: config.STACK_PORTS,
     host: config.HOST,
-    adminUrl: processAdminUrl,
+    adminUrl: postgres.adminUrl,
     prefix: config.STACK_DATABASE_PREFIX,
     taken: Object.values(ports),
   });

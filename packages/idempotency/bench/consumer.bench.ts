@@ -88,11 +88,7 @@ async function measureAll(
 }
 
 async function benchOn(server: PostgresServer, settings: RunSettings): Promise<void> {
-  // The embedded server's socket, as the stack's processes use it; the same
-  // URL for every path, pgbench included, so the comparison stays fair.
-  const serverUrl = server.socketAdminUrl ?? server.adminUrl;
-  const transport = server.socketAdminUrl === undefined ? 'TCP' : 'Unix socket';
-  const database = await createBenchDatabase(serverUrl, Math.max(...CONCURRENCIES));
+  const database = await createBenchDatabase(server.adminUrl, Math.max(...CONCURRENCIES));
   try {
     const pgbench = await pgbenchVersion();
     const machine = await describeMachine({
@@ -100,7 +96,7 @@ async function benchOn(server: PostgresServer, settings: RunSettings): Promise<v
       pgbench,
       serverIsLocal: server.kind === 'embedded',
     });
-    console.log(`PostgreSQL ${machine.postgres} (${server.kind}, ${transport}), ${machine.cpu}`);
+    console.log(`PostgreSQL ${machine.postgres} (${server.kind}), ${machine.cpu}`);
     console.log(`pgbench: ${pgbench ?? 'not found on PATH, column left empty'}`);
     const levels = await measureAll(database.url, settings, pgbench !== undefined);
     await verifyEffects(database.admin);
@@ -112,7 +108,6 @@ async function benchOn(server: PostgresServer, settings: RunSettings): Promise<v
         date: new Date(),
         settings,
         server: server.kind,
-        transport,
         machine,
         loadAtEnd: currentLoad(),
         levels,

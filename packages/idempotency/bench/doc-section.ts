@@ -16,8 +16,6 @@ export interface BenchRun {
   date: Date;
   settings: RunSettings;
   server: 'embedded' | 'external';
-  /** How every path, pgbench included, reaches the server. */
-  transport: 'Unix socket' | 'TCP';
   machine: MachineDescription;
   /** One-minute load average when the run ended. */
   loadAtEnd: number;
@@ -64,9 +62,8 @@ DATABASE_URL=postgres://user:pass@host:5432/postgres pnpm bench
 \`\`\`
 
 Without \`DATABASE_URL\` it starts an embedded PostgreSQL with durable settings
-(\`startPostgres({ durability: 'durable' })\`) and every path, pgbench included, connects
-through the server's Unix socket, as the stack's processes do (ADR 0030); with it, it uses
-that server as the URL says, where it creates a fresh database and drops it at the end. \`pnpm bench --seconds 2\` shortens each
+(\`startPostgres({ durability: 'durable' })\`); with it, it uses that server, where it
+creates a fresh database and drops it at the end. \`pnpm bench --seconds 2\` shortens each
 measured run (default 4 s). Each run rewrites this section.`;
 
 function method(settings: RunSettings): string {
@@ -81,7 +78,7 @@ function method(settings: RunSettings): string {
   ].join('\n');
 }
 
-function machineTable({ machine, server, transport, loadAtEnd }: BenchRun): string {
+function machineTable({ machine, server, loadAtEnd }: BenchRun): string {
   const load = `${machine.loadAtStart.toFixed(2)} at start, ${loadAtEnd.toFixed(2)} at end`;
   const rows: [string, string][] = [
     ['CPU', `${machine.cpu}, ${String(machine.cores)} cores`],
@@ -89,7 +86,6 @@ function machineTable({ machine, server, transport, loadAtEnd }: BenchRun): stri
     ['OS', machine.os],
     ['Node', machine.node],
     ['PostgreSQL', `${machine.postgres} (${server})`],
-    ['Connection, every path', transport],
     ...Object.entries(machine.settings).map(([name, value]): [string, string] => [name, value]),
     ['Data directory on', machine.dataFileSystem ?? 'not visible from this machine'],
     ['pgbench', machine.pgbench ?? 'not installed'],

@@ -8,13 +8,6 @@ import {
 export interface PostgresServer {
   /** A URL with the right to create databases (a superuser on the embedded server). */
   readonly adminUrl: string;
-  /**
-   * adminUrl over the embedded server's Unix socket, for the processes that
-   * run on this machine and send many small statements (the stack's services,
-   * the benchmarks). Undefined for DATABASE_URL, and when the socket's path is
-   * too long: use adminUrl.
-   */
-  readonly socketAdminUrl: string | undefined;
   /** `embedded` when this process started the server, `external` for DATABASE_URL. */
   readonly kind: 'embedded' | 'external';
   /**
@@ -46,7 +39,6 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   if (databaseUrl !== undefined) {
     return {
       adminUrl: databaseUrl,
-      socketAdminUrl: undefined,
       kind: 'external',
       restart: undefined,
       stop: () => Promise.resolve(),
@@ -58,7 +50,6 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   });
   return {
     adminUrl: embedded.url,
-    socketAdminUrl: embedded.socketUrl,
     kind: 'embedded',
     restart: (input) => embedded.restart(input),
     stop: () => embedded.stop(),

@@ -71,11 +71,12 @@ export function labLinkPlan(input: {
 
 /**
  * The same URL with its host and port replaced by a link's. A `host`
- * parameter (the embedded server's Unix socket) goes too: the driver would
- * connect through the socket and the link would never see the traffic.
+ * parameter (a DATABASE_URL that names a Unix socket) goes too: the driver
+ * would connect through the socket, and no fault on the link would ever
+ * reach the traffic.
  *
  * @example
- * throughLink('postgres://pg@127.0.0.1:5432/eo_order?host=%2Ftmp%2Fpg%2Fdata', { host: '127.0.0.1', port: 40123 });
+ * throughLink('postgres://pg@127.0.0.1:5432/eo_order?host=%2Fvar%2Frun%2Fpostgresql', { host: '127.0.0.1', port: 40123 });
  * // 'postgres://pg@127.0.0.1:40123/eo_order'
  */
 export function throughLink(url: string, link: Endpoint): string {

@@ -69,8 +69,8 @@ describe('throughLink', () => {
     );
   });
 
-  it("given a URL over the server's Unix socket, then the socket goes: the driver would bypass the link", () => {
-    const overSocket = `${databases.order}?host=%2Ftmp%2Feo-pg%2Fdata&application_name=x`;
+  it('given a URL that names a Unix socket, then the socket goes: the driver would bypass the link', () => {
+    const overSocket = `${databases.order}?host=%2Fvar%2Frun%2Fpostgresql&application_name=x`;
     expect(throughLink(overSocket, { host: '127.0.0.1', port: 40_123 })).toBe(
       'postgres://pg:secret@127.0.0.1:40123/eo_order?application_name=x',
     );

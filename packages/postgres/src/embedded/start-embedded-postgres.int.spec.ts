@@ -34,26 +34,6 @@ describe('startEmbeddedPostgres', () => {
     }
   });
 
-  it('answers over its Unix socket at socketUrl and over TCP at url, the socket in its own directory', async () => {
-    const server = await startEmbeddedPostgres({ durability: 'fast-for-tests' });
-    try {
-      // inet_client_addr() is NULL exactly for a session on a Unix socket.
-      const overSocket = await query(
-        server.socketUrl ?? 'no socket URL',
-        'SELECT inet_client_addr() IS NULL AS on_socket',
-      );
-      const overTcp = await query(server.url, 'SELECT inet_client_addr() IS NULL AS on_socket');
-
-      expect(overSocket).toEqual([{ on_socket: true }]);
-      expect(overTcp).toEqual([{ on_socket: false }]);
-      expect(new URL(server.socketUrl ?? '').searchParams.get('host')).toBe(
-        path.join(server.directory, 'data'),
-      );
-    } finally {
-      await server.stop();
-    }
-  });
-
   it('two servers started together get different ports and directories', async () => {
     const [a, b] = await Promise.all([
       startEmbeddedPostgres({ durability: 'fast-for-tests' }),

@@ -6,7 +6,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { findFreePort } from './free-port.js';
-import { overSocket, socketDirectory } from './unix-socket.js';
 import { EPHEMERAL_DIR_PREFIX, removeStaleServers, stopOrphan } from './stale-servers.js';
 
 export type Durability =
@@ -31,14 +30,8 @@ export interface EmbeddedPostgresOptions {
 }
 
 export interface EmbeddedPostgres {
-  /** Superuser URL of the `postgres` database on this server, over TCP. */
+  /** Superuser URL of the `postgres` database on this server. */
   readonly url: string;
-  /**
-   * The same over the server's Unix socket, in its data directory: each round
-   * trip costs less CPU on both ends than over TCP loopback (ADR 0030).
-   * Undefined when the socket's path would be too long for the system.
-   */
-  readonly socketUrl: string | undefined;
   readonly port: number;
   /** Holds the cluster (data/) and the owner record; deleted on stop unless dataDir was given. */
   readonly directory: string;
@@ -61,11 +54,11 @@ export interface PostgresRestart {
 const GUARDIAN = fileURLToPath(new URL('./guardian.mjs', import.meta.url));
 const START_ATTEMPTS = 3;
 
-function serverFlags(durability: Durability, socketDir: string | undefined): string[] {
+function serverFlags(durability: Durability): string[] {
   const flags = [
-    // TCP stays on: the lab's fault proxy, pgbench and the user's own tools use it.
     'listen_addresses=127.0.0.1',
-    `unix_socket_directories=${socketDir ?? ''}`,
+    // TCP only: no socket file in /tmp to collide with another run's server.
+    'unix_socket_directories=',
     'max_connections=300',
   ];
   if (durability === 'fast-for-tests') {
@@ -175,13 +168,12 @@ async function startOnce(
 ): Promise<EmbeddedPostgres> {
   const rootDir = await prepareRootDir(options.dataDir);
   const password = await clusterPassword(rootDir, options.dataDir !== undefined);
-  const socketDir = socketDirectory(rootDir, port);
   const spec = {
     rootDir,
     port,
     password,
     persistent: options.dataDir !== undefined,
-    flags: serverFlags(options.durability ?? 'durable', socketDir),
+    flags: serverFlags(options.durability ?? 'durable'),
   };
   const guardian = fork(GUARDIAN, [], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -203,10 +195,8 @@ async function startOnce(
   // The guardian is not a reason for this process to stay alive.
   guardian.unref();
   guardian.channel?.unref();
-  const url = `postgres://postgres:${password}@127.0.0.1:${String(port)}/postgres`;
   return {
-    url,
-    socketUrl: socketDir === undefined ? undefined : overSocket(url, socketDir),
+    url: `postgres://postgres:${password}@127.0.0.1:${String(port)}/postgres`,
     port,
     directory: rootDir,
     restart: ({ downMs }) => restartServer(guardian, downMs),
