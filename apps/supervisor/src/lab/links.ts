@@ -34,9 +34,29 @@ export type StackLinks = Readonly<Record<string, Endpoint>>;
 
 const POSTGRES_DEFAULT_PORT = 5432;
 
-function endpointOf(url: string, defaultPort: number): Endpoint {
+/** libpq's query parameters that name the server instead of the URL's host and port. */
+const SERVER_PARAMETERS = ['host', 'hostaddr', 'port'] as const;
+
+/**
+ * The TCP address of a PostgreSQL URL. The fault proxy is a TCP proxy, so a
+ * URL that names its server another way (a Unix socket, a `host` or `port`
+ * parameter, which the driver prefers to the URL's own) is refused: proxying
+ * the URL's nominal address would test a connection nobody makes.
+ */
+function postgresEndpointOf(url: string): Endpoint {
   const parsed = new URL(url);
-  return { host: parsed.hostname, port: parsed.port === '' ? defaultPort : Number(parsed.port) };
+  const named = SERVER_PARAMETERS.filter((name) => parsed.searchParams.has(name));
+  const tcp = ['postgres:', 'postgresql:'].includes(parsed.protocol) && parsed.hostname !== '';
+  if (!tcp || named.length > 0) {
+    parsed.username = '';
+    parsed.password = '';
+    const how = named.length > 0 ? `its ${named.join(', ')} parameter` : 'no TCP host';
+    throw new Error(
+      `Lab links proxy PostgreSQL over TCP, and ${parsed.toString()} names its server by ${how}: give DATABASE_URL as postgres://user:password@host:port/database.`,
+    );
+  }
+  const port = parsed.port === '' ? POSTGRES_DEFAULT_PORT : Number(parsed.port);
+  return { host: parsed.hostname, port };
 }
 
 /**
@@ -52,9 +72,9 @@ export function labLinkPlan(input: {
   ports: StackPorts;
   databases: DatabaseUrls;
 }): { name: string; upstream: Endpoint }[] {
-  const postgres = endpointOf(input.databases.eventStore, POSTGRES_DEFAULT_PORT);
+  const postgres = postgresEndpointOf(input.databases.eventStore);
   for (const url of Object.values(input.databases)) {
-    const server = endpointOf(url, POSTGRES_DEFAULT_PORT);
+    const server = postgresEndpointOf(url);
     if (server.host !== postgres.host || server.port !== postgres.port) {
       throw new Error('Lab links expect every database of the stack on one PostgreSQL server.');
     }
@@ -70,20 +90,23 @@ export function labLinkPlan(input: {
 }
 
 /**
- * The same URL with its host and port replaced by a link's. A `host`
- * parameter (a DATABASE_URL that names a Unix socket) goes too: the driver
- * would connect through the socket, and no fault on the link would ever
- * reach the traffic.
+ * The same URL with its host and port replaced by a link's. Parameters that
+ * name the server another way (`host`, `hostaddr`, `port`) go too, or the
+ * driver would prefer them and bypass the link; labLinkPlan refuses such URLs
+ * already, this keeps the rewrite safe on its own.
  *
  * @example
- * throughLink('postgres://pg@127.0.0.1:5432/eo_order?host=%2Fvar%2Frun%2Fpostgresql', { host: '127.0.0.1', port: 40123 });
+ * throughLink('postgres://pg@127.0.0.1:5432/eo_order', { host: '127.0.0.1', port: 40123 });
  * // 'postgres://pg@127.0.0.1:40123/eo_order'
  */
 export function throughLink(url: string, link: Endpoint): string {
   const parsed = new URL(url);
   parsed.hostname = link.host;
   parsed.port = String(link.port);
-  parsed.searchParams.delete('host');
+  // Touched only when needed: rewriting the query re-encodes it (a space as +, which libpq reads literally).
+  for (const name of SERVER_PARAMETERS) {
+    if (parsed.searchParams.has(name)) parsed.searchParams.delete(name);
+  }
   return parsed.toString();
 }
 

@@ -60,6 +60,29 @@ describe('labLinkPlan', () => {
       }),
     ).toThrow(/one PostgreSQL server/);
   });
+
+  it('given a DATABASE_URL that names a Unix socket, then it refuses with the fix, never the password', () => {
+    const overSocket = (url: string) => `${url}?host=%2Fvar%2Frun%2Fpostgresql`;
+    const onSocket = Object.fromEntries(
+      Object.entries(databases).map(([name, url]) => [name, overSocket(url)]),
+    ) as unknown as DatabaseUrls;
+    const attempt = () => labLinkPlan({ host: '127.0.0.1', ports, databases: onSocket });
+
+    expect(attempt).toThrow(
+      /proxy PostgreSQL over TCP.*host parameter.*postgres:\/\/user:password@host:port/,
+    );
+    expect(attempt).not.toThrow(/secret/);
+  });
+
+  it("given a port parameter, which the driver prefers to the URL's port, then it refuses", () => {
+    expect(() =>
+      labLinkPlan({
+        host: '127.0.0.1',
+        ports,
+        databases: { ...databases, order: `${databases.order}?port=5433` },
+      }),
+    ).toThrow(/port parameter/);
+  });
 });
 
 describe('throughLink', () => {
@@ -73,6 +96,19 @@ describe('throughLink', () => {
     const overSocket = `${databases.order}?host=%2Fvar%2Frun%2Fpostgresql&application_name=x`;
     expect(throughLink(overSocket, { host: '127.0.0.1', port: 40_123 })).toBe(
       'postgres://pg:secret@127.0.0.1:40123/eo_order?application_name=x',
+    );
+  });
+
+  it("given a port parameter, then it goes too: the driver would prefer it to the link's port", () => {
+    expect(throughLink(`${databases.order}?port=5432`, { host: '127.0.0.1', port: 40_123 })).toBe(
+      'postgres://pg:secret@127.0.0.1:40123/eo_order',
+    );
+  });
+
+  it('given options with a space and nothing to remove, then the query is left as written', () => {
+    const url = `${databases.order}?options=-c%20search_path%3Dx`;
+    expect(throughLink(url, { host: '127.0.0.1', port: 40_123 })).toBe(
+      'postgres://pg:secret@127.0.0.1:40123/eo_order?options=-c%20search_path%3Dx',
     );
   });
 });
