@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 
-// Ports handed out for a server that binds them later (PostgreSQL here, and a
-// whole stack's services through the supervisor). Asking the kernel for port 0
-// gives one from its ephemeral range, the same range every outgoing connection
-// takes its local port from: by the time the server binds, a PostgreSQL or HTTP
-// client on the machine may hold it, and listen fails with EADDRINUSE (seen in
-// CI: the supervisor's lab-control server, bound after PostgreSQL had started
-// and its pools had connected). So ports are picked outside that range, where
-// only listeners live, and probed.
+// Ports handed out for a server that binds them later (PostgreSQL here, a whole
+// stack's services through the supervisor, the lab's proxy links). Asking the
+// kernel for port 0 gives one from its ephemeral range, the same range every
+// outgoing connection takes its local port from: by the time the server binds,
+// a PostgreSQL or HTTP client on the machine may hold it, and listen fails with
+// EADDRINUSE (seen in CI: the supervisor's lab-control server, bound after
+// PostgreSQL had started and its pools had connected). So ports are picked
+// outside that range, where only listeners live, and probed.
 const LOWEST_PICKED_PORT = 10_000;
 const HIGHEST_PORT = 65_535;
 /** Less room than this outside the ephemeral range, and the kernel picks (port 0). */
