@@ -2,7 +2,7 @@
 // next to its source, names its TypeScript in stack traces, and is reused
 // until one of its inputs changes.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -36,6 +36,22 @@ afterEach(async () => {
 const build = () =>
   buildProcessBundles({ repoRoot, entries: [ENTRY], cacheDir: path.join(repoRoot, 'cache') });
 
+/** The esbuild service processes this process started and still has (Linux's /proc). */
+async function esbuildServices(): Promise<string[]> {
+  const tasks = await readdir(`/proc/${String(process.pid)}/task`);
+  const children = await Promise.all(
+    tasks.map((task) =>
+      readFile(`/proc/${String(process.pid)}/task/${task}/children`, 'utf8').catch(() => ''),
+    ),
+  );
+  const commands = await Promise.all(
+    children
+      .flatMap((list) => list.split(' ').filter(Boolean))
+      .map((pid) => readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')),
+  );
+  return commands.filter((command) => command.includes('esbuild') && command.includes('--service'));
+}
+
 describe('buildProcessBundles', () => {
   it('builds a bundle that runs under Node and still sees import.meta.url as its source file', async () => {
     // When the entry is bundled and run as the supervisor runs it
@@ -56,6 +72,15 @@ describe('buildProcessBundles', () => {
     await expect(failing).rejects.toMatchObject({
       stderr: expect.stringContaining(`${path.join(repoRoot, ENTRY)}:5`) as unknown,
     });
+  });
+
+  it('leaves no esbuild service process behind once it has built', async () => {
+    // When the bundles are built (the supervisor goes on running for as long as the stack does)
+    const bundles = await build();
+
+    // Then esbuild's service, which would idle on for that long, is gone
+    expect(bundles.built).toBe(true);
+    expect(await esbuildServices()).toEqual([]);
   });
 
   it('reuses the last build until an input changes', async () => {
