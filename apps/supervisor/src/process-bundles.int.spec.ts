@@ -78,7 +78,8 @@ describe('buildProcessBundles', () => {
     // When the bundles are built (the supervisor goes on running for as long as the stack does)
     const bundles = await build();
 
-    // Then esbuild's service, which would idle on for that long, is gone
+    // Then esbuild's service, which would idle on for that long, is gone. There is one
+    // service per process, shared by every caller of esbuild, so none may be left at all.
     expect(bundles.built).toBe(true);
     expect(await esbuildServices()).toEqual([]);
   });

@@ -27,9 +27,9 @@ export interface ServiceMetrics {
 /**
  * How often the event-loop lag is sampled. prom-client's default, 10 ms, is a
  * timer that wakes an idle process 100 times a second: measured on a 2-core
- * host, that was most of an idle service's wake-ups and about 3 ms of CPU per
- * second per process (docs/benchmarks.md). A stall shorter than this shows
- * only if it holds up a sample that falls due meanwhile.
+ * host, that was most of an idle service's wake-ups and about 2 ms of CPU per
+ * second per process more than sampling every 100 ms (docs/benchmarks.md). A
+ * stall shorter than this shows only if a sample falls due during it.
  */
 const EVENT_LOOP_SAMPLE_MS = 100;
 
