@@ -11,22 +11,16 @@ import {
   findScenario,
   formatRun,
   runScenario,
+  type MistakeDemonstration,
+  type Scenario,
   type ScenarioRun,
 } from '@effectively-once/scenario-runner';
 import { findRunningStack, startLabStack, type ConnectedStack } from './stack/connect-lab-stack.js';
-
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    all: { type: 'boolean', default: false },
-    list: { type: 'boolean', default: false },
-    json: { type: 'boolean', default: false },
-  },
-});
+import { stackForScenario } from './stack/stack-for-scenario.js';
 
 function usage(): string {
   return [
-    'Usage: pnpm scenario <name>... | --all | --list [--json]',
+    'Usage: pnpm scenario <name>... | --all | --list | --help [--json]',
     '',
     'Scenarios:',
     ...SCENARIOS.map((scenario) => `  ${scenario.name.padEnd(34)} ${scenario.title}`),
@@ -38,9 +32,31 @@ function usage(): string {
   ].join('\n');
 }
 
-if (values.list || (!values.all && positionals.length === 0)) {
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        all: { type: 'boolean', default: false },
+        list: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    // An unknown option is the caller's mistake: one line and the usage, no stack trace.
+    process.stderr.write(
+      `${error instanceof Error ? error.message : String(error)}\n\n${usage()}\n`,
+    );
+    process.exit(2);
+  }
+}
+
+const { values, positionals } = parseCommandLine();
+
+if (values.list || values.help || (!values.all && positionals.length === 0)) {
   process.stdout.write(`${usage()}\n`);
-  process.exit(values.list ? 0 : 2);
+  process.exit(values.list || values.help ? 0 : 2);
 }
 const names = values.all
   ? [...SCENARIOS.map((scenario) => scenario.name), ...MISTAKES.map((mistake) => mistake.name)]
@@ -61,14 +77,42 @@ if (running !== undefined && !running.faults.enabled) {
   );
   process.exit(2);
 }
-// A stack started for one scenario gets the settings it is written for; your
-// environment still wins, and a stack for several runs stays as configured.
-const sole = names.length === 1 ? findScenario(names[0] ?? '') : undefined;
-const connected: ConnectedStack =
-  running === undefined
-    ? await startLabStack({ repoRoot: REPO_ROOT, env: { ...sole?.stackEnv, ...config.env } })
-    : { stack: running, origin: `the running stack (${config.stateFile})`, stop: async () => {} };
-if (!values.json) process.stdout.write(`Running against ${connected.origin}\n`);
+// Most scenarios share one stack; one written for settings of its own, or one
+// that takes infrastructure away among other runs, gets a stack started for it
+// (stack-for-scenario.ts). Your environment wins over a scenario's settings.
+let shared: ConnectedStack | undefined;
+async function sharedStack(): Promise<ConnectedStack> {
+  if (shared !== undefined) return shared;
+  shared =
+    running === undefined
+      ? await startLabStack({ repoRoot: REPO_ROOT, env: config.env })
+      : { stack: running, origin: `the running stack (${config.stateFile})`, stop: async () => {} };
+  if (!values.json) process.stdout.write(`Running against ${shared.origin}\n`);
+  return shared;
+}
+
+async function runOnItsStack(
+  scenario: Scenario,
+  demonstration: MistakeDemonstration | undefined,
+): Promise<ScenarioRun> {
+  const options = { eventStore: config.eventStore };
+  const placement = stackForScenario(scenario, { runs: names.length });
+  if (placement.kind === 'shared') {
+    return runScenario((await sharedStack()).stack, scenario, demonstration, options);
+  }
+  const own = await startLabStack({
+    repoRoot: REPO_ROOT,
+    env: { ...placement.env, ...config.env },
+  });
+  if (!values.json) {
+    process.stdout.write(`Running ${scenario.name} against ${own.origin}: ${placement.why}\n`);
+  }
+  try {
+    return await runScenario(own.stack, scenario, demonstration, options);
+  } finally {
+    await own.stop();
+  }
+}
 
 const runs: ScenarioRun[] = [];
 try {
@@ -76,14 +120,12 @@ try {
     const demonstration = findMistake(name);
     const scenario = findScenario(demonstration?.scenario ?? name);
     if (scenario === undefined) throw new Error(`No scenario ${name}.`);
-    const run = await runScenario(connected.stack, scenario, demonstration, {
-      eventStore: config.eventStore,
-    });
+    const run = await runOnItsStack(scenario, demonstration);
     runs.push(run);
     if (!values.json) process.stdout.write(`${formatRun(run)}\n`);
   }
 } finally {
-  await connected.stop();
+  await shared?.stop();
 }
 const failed = runs.filter((run) => !run.verdict.passed);
 if (values.json) {

@@ -47,16 +47,17 @@ export interface Scenario {
   /** What happens and what should hold, in two or three sentences. */
   readonly summary: string;
   /**
-   * Settings the scenario is written for (short saga deadlines, say). A stack
-   * started for this scenario alone gets them (its e2e run, `pnpm scenario
-   * <name>`); on any other lab stack it runs too, only slower.
+   * Settings the scenario is written for (short saga deadlines, say). It always
+   * runs on a stack started with them: `pnpm scenario` starts one for it, under
+   * `--all` and beside a running stack too, and so does its e2e run.
    */
   readonly stackEnv?: Readonly<Record<string, string>>;
   /**
    * Takes infrastructure away under the whole stack (PostgreSQL sessions or
    * the server itself, a process the supervisor runs) for seconds to a
-   * minute: never run among the other scenarios on a shared stack. Its e2e
-   * run starts a stack of its own (e2e/lab/scenarios/infrastructure-faults.e2e.spec.ts).
+   * minute: never run among the other scenarios on a shared stack (`pnpm
+   * scenario` starts one for it when the run holds others). Its e2e run starts
+   * a stack of its own (e2e/lab/scenarios/infrastructure-faults.e2e.spec.ts).
    */
   readonly infrastructure?: true;
   run(context: ScenarioContext): Promise<void>;
