@@ -171,7 +171,7 @@ export function loadServiceConfig<Shape extends z.ZodRawShape>(input: {
 /**
  * The event store the configuration names: EventStoreDB when
  * EVENTSTORE_CONNECTION_STRING is set, otherwise the embedded store in
- * EVENT_STORE_DATABASE_URL (migrated by whoever created that database).
+ * EVENT_STORE_DATABASE_URL (its schema migrated by `startService`, see migrate-event-store.ts).
  *
  * @example
  * const store = await openServiceEventStore(config);

@@ -12,6 +12,7 @@ import { relayFaultPoint } from '../faults/relay-fault-point.js';
 import type { FastifyZodInstance } from '../http/create-http-server.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { declaredOutbox } from './declared-outbox.js';
+import { migrateEventStore } from './migrate-event-store.js';
 import { registerServiceRoutes } from './service-routes.js';
 import { shutdownList, type ShutdownList } from './shutdown-list.js';
 import { startDeclaredConsumer } from './start-declared-consumer.js';
@@ -162,7 +163,7 @@ async function closeAfterFailedStart(
 
 /**
  * Opens the database and the event store, builds the app with the standard
- * routes, migrates, opens the lab when declared and enabled, starts every
+ * routes, migrates (the embedded event store's schema, then its own), opens the lab when declared and enabled, starts every
  * consumer, the relay and the workers, and listens. A failure on the way is
  * logged (`failed to start`), what was opened is closed (each failing close
  * logged, the whole bounded by `failedStartCloseTimeoutMs`), and the error is
@@ -190,6 +191,7 @@ export async function startService<Database extends IdempotencyTables>(
     log = app.log;
     shutdown.add('http', { close: () => app.close() });
     for (const client of declaration.clients ?? []) shutdown.add('clients', client);
+    await migrateEventStore(config);
     await migrate(declaration, resources.db);
     await startRunning(declaration, resources, app, shutdown);
     await app.listen({ host: config.host, port: config.port });
