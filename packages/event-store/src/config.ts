@@ -38,18 +38,29 @@ const EventStoreEnv = z.object({
     .min(0)
     .max(MAX_ACK_DELAY_MS)
     .default(DEFAULT_ACK_DELAY_MS),
+  /**
+   * Embedded store: the size of each of its two pools (appends and reads;
+   * subscription bookkeeping). Each consumer also holds one session of its own.
+   */
+  EVENTSTORE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
 });
 
 export type EventStoreConfig =
   | { backend: 'eventstoredb'; connectionString: string; maxEventBytes: number }
-  | { backend: 'postgres'; maxEventBytes: number; pollIntervalMs: number; ackDelayMs: number };
+  | {
+      backend: 'postgres';
+      maxEventBytes: number;
+      pollIntervalMs: number;
+      ackDelayMs: number;
+      maxConnections: number;
+    };
 
 /**
  * Reads and validates the event-store settings; a bad value fails with its
  * name and the rule.
  *
  * @example
- * const config = loadEventStoreConfig(); // { backend: 'postgres', maxEventBytes: 1048576, pollIntervalMs: 500, ackDelayMs: 100 }
+ * const config = loadEventStoreConfig(); // { backend: 'postgres', maxEventBytes: 1048576, pollIntervalMs: 500, ackDelayMs: 100, maxConnections: 10 }
  */
 export function loadEventStoreConfig(env: NodeJS.ProcessEnv = process.env): EventStoreConfig {
   const parsed = EventStoreEnv.safeParse({
@@ -57,6 +68,7 @@ export function loadEventStoreConfig(env: NodeJS.ProcessEnv = process.env): Even
     EVENTSTORE_MAX_EVENT_BYTES: env['EVENTSTORE_MAX_EVENT_BYTES'] || undefined,
     EVENTSTORE_POLL_INTERVAL_MS: env['EVENTSTORE_POLL_INTERVAL_MS'] || undefined,
     EVENTSTORE_ACK_DELAY_MS: env['EVENTSTORE_ACK_DELAY_MS'] || undefined,
+    EVENTSTORE_POOL_MAX: env['EVENTSTORE_POOL_MAX'] || undefined,
   });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
@@ -72,6 +84,7 @@ export function loadEventStoreConfig(env: NodeJS.ProcessEnv = process.env): Even
         maxEventBytes,
         pollIntervalMs: parsed.data.EVENTSTORE_POLL_INTERVAL_MS,
         ackDelayMs: parsed.data.EVENTSTORE_ACK_DELAY_MS,
+        maxConnections: parsed.data.EVENTSTORE_POOL_MAX,
       }
     : { backend: 'eventstoredb', connectionString, maxEventBytes };
 }

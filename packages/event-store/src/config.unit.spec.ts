@@ -8,7 +8,13 @@ describe('loadEventStoreConfig', () => {
       maxEventBytes: 1024 * 1024,
       pollIntervalMs: 500,
       ackDelayMs: 100,
+      maxConnections: 10,
     });
+  });
+
+  it('takes the size of each embedded-store pool from EVENTSTORE_POOL_MAX, and refuses one under 1', () => {
+    expect(loadEventStoreConfig({ EVENTSTORE_POOL_MAX: '3' })).toMatchObject({ maxConnections: 3 });
+    expect(() => loadEventStoreConfig({ EVENTSTORE_POOL_MAX: '0' })).toThrow(/EVENTSTORE_POOL_MAX/);
   });
 
   it('takes the ack delay from EVENTSTORE_ACK_DELAY_MS, 0 included, and refuses one over 5 s', () => {

@@ -26,7 +26,13 @@ describe('openEventStore', () => {
   it('given the embedded store, when it opens, then the EventStoreDB back end is never loaded', async () => {
     // The pool connects on first use: nothing listens there, and nothing is asked.
     const store = await openEventStore({
-      config: { backend: 'postgres', maxEventBytes: 1024, pollIntervalMs: 500, ackDelayMs: 0 },
+      config: {
+        backend: 'postgres',
+        maxEventBytes: 1024,
+        pollIntervalMs: 500,
+        ackDelayMs: 0,
+        maxConnections: 10,
+      },
       postgresUrl: 'postgres://127.0.0.1:1/none',
     });
     await store.close();

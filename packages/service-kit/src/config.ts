@@ -24,6 +24,8 @@ export interface ServiceConfig {
   port: number;
   /** The service's own database. */
   databaseUrl: string;
+  /** The size of the pool on it (DATABASE_POOL_MAX): each transaction in flight holds one connection. */
+  databasePoolMax: number;
   logLevel: LogLevel;
   eventStore: EventStoreConfig;
   /** The embedded event store's database; undefined when EventStoreDB is used. */
@@ -53,6 +55,12 @@ const baseEnv = (defaultPort: number) =>
       .max(65_535)
       .default(defaultPort),
     DATABASE_URL: postgresUrl,
+    DATABASE_POOL_MAX: z.coerce
+      .number({ error: 'must be a number of connections (1-200)' })
+      .int()
+      .min(1)
+      .max(200)
+      .default(10),
     EVENT_STORE_DATABASE_URL: postgresUrl.optional(),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
     ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -106,7 +114,7 @@ function eventStoreProblems(
 }
 
 /**
- * Reads the service's settings: HOST, PORT, DATABASE_URL, EVENT_STORE_DATABASE_URL
+ * Reads the service's settings: HOST, PORT, DATABASE_URL, DATABASE_POOL_MAX, EVENT_STORE_DATABASE_URL
  * (or EVENTSTORE_CONNECTION_STRING), LOG_LEVEL, ADMIN_TOKEN, lab mode
  * (FAULTS_ENABLED, FAULTS_TOKEN), consumer tuning (CONSUMER_CONCURRENCY,
  * CONSUMER_MESSAGE_TIMEOUT_MS, CONSUMER_MAX_RETRY_COUNT), plus the service's
@@ -152,14 +160,22 @@ export function loadServiceConfig<Shape extends z.ZodRawShape>(input: {
   ) {
     throw new Error(`Invalid configuration of ${input.service}: ${problems.join('; ')}.`);
   }
-  const { HOST, PORT, DATABASE_URL, EVENT_STORE_DATABASE_URL, LOG_LEVEL, ADMIN_TOKEN } =
-    parsedBase.data;
+  const {
+    HOST,
+    PORT,
+    DATABASE_URL,
+    DATABASE_POOL_MAX,
+    EVENT_STORE_DATABASE_URL,
+    LOG_LEVEL,
+    ADMIN_TOKEN,
+  } = parsedBase.data;
   return {
     ...parsedExtra.data,
     service: input.service,
     host: HOST,
     port: PORT,
     databaseUrl: DATABASE_URL,
+    databasePoolMax: DATABASE_POOL_MAX,
     logLevel: LOG_LEVEL,
     eventStore: eventStore.config,
     eventStoreDatabaseUrl: EVENT_STORE_DATABASE_URL,

@@ -20,12 +20,14 @@ describe('loadServiceConfig', () => {
       host: '127.0.0.1',
       port: 3001,
       databaseUrl: DATABASE_URL,
+      databasePoolMax: 10,
       logLevel: 'info',
       eventStore: {
         backend: 'postgres',
         maxEventBytes: 1_048_576,
         pollIntervalMs: 500,
         ackDelayMs: 100,
+        maxConnections: 10,
       },
       eventStoreDatabaseUrl: EVENT_STORE_DATABASE_URL,
       faults: { enabled: false },
@@ -36,6 +38,30 @@ describe('loadServiceConfig', () => {
         newGroupStart: 'horizon',
       },
     });
+  });
+
+  it('sizes the pools from DATABASE_POOL_MAX and EVENTSTORE_POOL_MAX, and refuses a pool of none', () => {
+    // Given a deployment that sizes its pools
+    const env = {
+      DATABASE_URL,
+      EVENT_STORE_DATABASE_URL,
+      DATABASE_POOL_MAX: '4',
+      EVENTSTORE_POOL_MAX: '2',
+    };
+
+    // When the configuration is loaded
+    const config = loadServiceConfig({ service: 'order', defaultPort: 3001, env });
+
+    // Then both sizes are taken, and a size of 0 is refused by name
+    expect(config.databasePoolMax).toBe(4);
+    expect(config.eventStore).toMatchObject({ maxConnections: 2 });
+    expect(() =>
+      loadServiceConfig({
+        service: 'order',
+        defaultPort: 3001,
+        env: { ...env, DATABASE_POOL_MAX: '0' },
+      }),
+    ).toThrow(/DATABASE_POOL_MAX/);
   });
 
   it("parses the service's own keys, typed by their schema, and treats empty values as unset", () => {

@@ -23,6 +23,7 @@ describe('loadConsoleConfig', () => {
         maxEventBytes: expect.any(Number) as unknown,
         pollIntervalMs: 500,
         ackDelayMs: 100,
+        maxConnections: 10,
       },
       heartbeatMs: 5_000,
       feedCapacity: 5_000,

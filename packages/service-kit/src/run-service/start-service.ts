@@ -66,7 +66,10 @@ async function openResources<Database>(
   shutdown: ShutdownList,
 ): Promise<ServiceResources<Database>> {
   const { config } = declaration;
-  const db = connect<Database>(config.databaseUrl, { applicationName: config.service });
+  const db = connect<Database>(config.databaseUrl, {
+    applicationName: config.service,
+    maxConnections: config.databasePoolMax,
+  });
   shutdown.add('db', { close: () => db.destroy() });
   const store = await openServiceEventStore(config);
   shutdown.add('store', store);

@@ -32,6 +32,7 @@ function setUp(
       maxEventBytes: 1024 * 1024,
       pollIntervalMs: 500,
       ackDelayMs: 0,
+      maxConnections: 10,
     },
     log: Fastify({ logger: false }).log,
     run: runner.run,

@@ -30,6 +30,7 @@ function setUp(stack: StackTarget = labStack) {
       maxEventBytes: 1024 * 1024,
       pollIntervalMs: 500,
       ackDelayMs: 0,
+      maxConnections: 10,
     },
     log: Fastify({ logger: false }).log,
     run: runner.run,
