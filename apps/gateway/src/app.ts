@@ -59,8 +59,10 @@ export function buildApp(options: GatewayOptions): GatewayInstance {
 
   void app.register(replyFrom, {
     undici: { connect: { timeout: options.upstreamTimeoutMs } },
-    // The gateway never retries on a client's behalf: a retried POST could
-    // place an order twice, and a retried GET hides the failure it should show.
+    // The gateway never retries on a client's behalf what a service may have
+    // taken: a retried POST could place an order twice, and a retried GET hides
+    // the failure it should show. forward() sends a request no replica
+    // received to the next replica, and that is all.
     retryMethods: [],
     disableRequestLogging: true,
     destroyAgent: true,

@@ -9,15 +9,34 @@ const BaseUrl = z
   .transform((url) => url.replace(/\/+$/, ''));
 const Milliseconds = z.coerce.number().int().positive().max(600_000);
 
+/** A service's replicas: one URL, or several separated by commas; the pool spreads requests over them. */
+export type Replicas = readonly [string, ...string[]];
+
+/**
+ * The URLs of a service's replicas. They may differ in host and port, not in
+ * path: the pool picks an origin, and the path is the first replica's.
+ */
+const ReplicaUrls = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value) => value.split(',').map((url) => url.trim()))
+    .pipe(z.tuple([BaseUrl], BaseUrl))
+    .refine(
+      (urls) =>
+        new Set(urls.map((url) => (URL.canParse(url) ? new URL(url).pathname : url))).size === 1,
+      'every replica must have the same path; only the host and port may differ',
+    );
+
 const GatewayEnv = z.object({
   PORT: Port.default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
-  ORDER_URL: BaseUrl.default('http://127.0.0.1:3001'),
-  INVENTORY_URL: BaseUrl.default('http://127.0.0.1:3002'),
-  PAYMENT_URL: BaseUrl.default('http://127.0.0.1:3003'),
-  NOTIFICATION_URL: BaseUrl.default('http://127.0.0.1:3004'),
-  PAYMENT_PROVIDER_URL: BaseUrl.default('http://127.0.0.1:3005'),
-  MAIL_SINK_URL: BaseUrl.default('http://127.0.0.1:3006'),
+  ORDER_URL: ReplicaUrls('http://127.0.0.1:3001'),
+  INVENTORY_URL: ReplicaUrls('http://127.0.0.1:3002'),
+  PAYMENT_URL: ReplicaUrls('http://127.0.0.1:3003'),
+  NOTIFICATION_URL: ReplicaUrls('http://127.0.0.1:3004'),
+  PAYMENT_PROVIDER_URL: ReplicaUrls('http://127.0.0.1:3005'),
+  MAIL_SINK_URL: ReplicaUrls('http://127.0.0.1:3006'),
   // lab:begin
   /** The flow console (apps/lab/console): when set, the gateway serves it at `/`. */
   CONSOLE_URL: BaseUrl.optional(),
@@ -31,7 +50,7 @@ const GatewayEnv = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-export type Upstreams = Readonly<Record<ServiceName, string>>;
+export type Upstreams = Readonly<Record<ServiceName, Replicas>>;
 
 export interface GatewayConfig {
   host: string;
@@ -47,17 +66,27 @@ export interface GatewayConfig {
   logLevel: string;
 }
 
+/** The variable an issue is about, and which replica of its list when it holds several. */
+function where(path: readonly PropertyKey[], env: NodeJS.ProcessEnv): string {
+  const [name, index] = path;
+  const variable = String(name);
+  const isList = env[variable]?.includes(',') === true;
+  return typeof index === 'number' && isList
+    ? `${variable} (replica ${String(index + 1)})`
+    : variable;
+}
+
 /**
  * Parses the environment; a bad value throws one error naming every bad key.
  *
  * @example
- * const config = loadGatewayConfig(); // { port: 3000, upstreams: { order: 'http://127.0.0.1:3001', ... }, ... }
+ * const config = loadGatewayConfig(); // { port: 3000, upstreams: { order: ['http://127.0.0.1:3001'], ... }, ... }
  */
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const parsed = GatewayEnv.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
-      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+      (issue) => `${where(issue.path, env)}: ${issue.message}`,
     );
     throw new Error(`Invalid gateway configuration: ${problems.join('; ')}`);
   }

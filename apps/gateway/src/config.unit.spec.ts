@@ -10,12 +10,12 @@ describe('loadGatewayConfig', () => {
       host: '127.0.0.1',
       port: 3000,
       upstreams: {
-        order: 'http://127.0.0.1:3001',
-        inventory: 'http://127.0.0.1:3002',
-        payment: 'http://127.0.0.1:3003',
-        notification: 'http://127.0.0.1:3004',
-        'payment-provider': 'http://127.0.0.1:3005',
-        'mail-sink': 'http://127.0.0.1:3006',
+        order: ['http://127.0.0.1:3001'],
+        inventory: ['http://127.0.0.1:3002'],
+        payment: ['http://127.0.0.1:3003'],
+        notification: ['http://127.0.0.1:3004'],
+        'payment-provider': ['http://127.0.0.1:3005'],
+        'mail-sink': ['http://127.0.0.1:3006'],
       },
       // lab:begin
       consoleUrl: undefined,
@@ -43,7 +43,7 @@ describe('loadGatewayConfig', () => {
     expect(config).toMatchObject({
       host: '0.0.0.0',
       port: 8080,
-      upstreams: { order: 'http://orders.internal:9000' },
+      upstreams: { order: ['http://orders.internal:9000'] },
       // lab:begin
       consoleUrl: 'http://127.0.0.1:3007',
       // lab:end
@@ -52,6 +52,24 @@ describe('loadGatewayConfig', () => {
       requestTimeoutMs: 3000,
       logLevel: 'debug',
     });
+  });
+
+  it('reads a service of several replicas as their URLs separated by commas', () => {
+    // Given two payment replicas, When it is read
+    const config = loadGatewayConfig({
+      PAYMENT_URL: 'http://10.0.0.5:3003/, http://10.0.0.6:3003',
+    });
+    // Then both are kept, in order, each without its trailing slash
+    expect(config.upstreams.payment).toEqual(['http://10.0.0.5:3003', 'http://10.0.0.6:3003']);
+  });
+
+  it('refuses replicas that differ in path, or an empty entry in the list', () => {
+    expect(() => loadGatewayConfig({ ORDER_URL: 'http://a:3001/v1,http://b:3001/v2' })).toThrow(
+      /ORDER_URL: every replica must have the same path/,
+    );
+    expect(() => loadGatewayConfig({ ORDER_URL: 'http://a:3001,' })).toThrow(
+      /ORDER_URL \(replica 2\): must be an http/,
+    );
   });
 
   it('names every bad variable in one error', () => {

@@ -10,7 +10,7 @@ let gateway: GatewayUnderTest;
 beforeAll(async () => {
   // Given the order service is down; the others run
   gateway = await startGatewayUnderTest({
-    upstreams: { order: await closedServiceUrl() },
+    upstreams: { order: [await closedServiceUrl()] },
     upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS,
   });
 });

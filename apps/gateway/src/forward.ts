@@ -6,13 +6,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendProblem } from '@effectively-once/service-kit/http-edge';
 import { CLIMBING_PATH_PROBLEM, climbsOutOfRoute } from './dot-segments.js';
-import { upstreamFailure, type UpstreamName } from './upstream-failure.js';
+import { neverDelivered, upstreamFailure, type UpstreamName } from './upstream-failure.js';
 
 export interface ForwardTarget {
   service: UpstreamName;
   /** The absolute URL without query string; the client's query string is appended. */
   url: string;
   timeoutMs: number;
+  /**
+   * The same request's URL on the service's other replicas, tried in order
+   * when the one before never received it (its connection was refused).
+   */
+  alternates?: readonly string[];
   /** Translates a service path in a Location header to the public one. */
   publicPath?: (servicePath: string) => string;
   /**
@@ -23,16 +28,27 @@ export interface ForwardTarget {
   forwardHost?: boolean;
 }
 
-export function forward(
+/** The bytes the client sent, as the body parser kept them, with their own content type. */
+function bodyOf(request: FastifyRequest): { body?: Buffer; contentType?: string } {
+  if (!Buffer.isBuffer(request.body)) return {};
+  return {
+    body: request.body,
+    contentType: request.headers['content-type'] ?? 'application/octet-stream',
+  };
+}
+
+/** One attempt, on `url`; a refused connection moves on to the next alternate. */
+function forwardTo(
   request: FastifyRequest,
   reply: FastifyReply,
   target: ForwardTarget,
+  url: string,
+  alternates: readonly string[],
 ): FastifyReply {
-  if (climbsOutOfRoute(new URL(target.url).pathname)) {
-    return sendProblem(request, reply, CLIMBING_PATH_PROBLEM);
-  }
-  return reply.from(target.url, {
+  return reply.from(url, {
     timeout: target.timeoutMs,
+    // The body as bytes, not a stream, so another replica can be sent it again.
+    ...bodyOf(request),
     // The service logs the same request id as the gateway, and answers with it.
     rewriteRequestHeaders: (_request, headers) => ({
       ...headers,
@@ -46,11 +62,30 @@ export function forward(
     },
     // reply-from has already logged the error itself, with the request id.
     onError: (_reply, { error }) => {
+      const [next, ...rest] = alternates;
+      // Only a request no replica received goes to the next one: sent again
+      // after a service may have taken it, a POST could place an order twice.
+      if (next !== undefined && neverDelivered(error)) {
+        request.log.warn({ service: target.service, url }, 'replica refused; trying the next');
+        forwardTo(request, reply, target, next, rest);
+        return;
+      }
       const details = upstreamFailure(target.service, error);
       request.log.warn({ service: target.service, status: details.status }, 'upstream failed');
       sendProblem(request, reply, details);
     },
   });
+}
+
+export function forward(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  target: ForwardTarget,
+): FastifyReply {
+  if (climbsOutOfRoute(new URL(target.url).pathname)) {
+    return sendProblem(request, reply, CLIMBING_PATH_PROBLEM);
+  }
+  return forwardTo(request, reply, target, target.url, target.alternates ?? []);
 }
 
 /**

@@ -236,7 +236,7 @@ describe('a service that answers before it has read the body', () => {
 
   it("relays the service's answer with its status, never a 502", async () => {
     const impatient = await startImpatientService();
-    const edge = await startGatewayUnderTest({ upstreams: { order: impatient.url } });
+    const edge = await startGatewayUnderTest({ upstreams: { order: [impatient.url] } });
     try {
       const statuses: number[] = [];
       for (let attempt = 0; attempt < 8; attempt += 1) {

@@ -35,9 +35,17 @@ function codesOf(error: unknown): string[] {
   return codes;
 }
 
+/**
+ * The request never reached a process: sending it to another replica cannot
+ * make anything happen twice, whatever its method.
+ */
+export function neverDelivered(error: unknown): boolean {
+  return codesOf(error).some((code) => NOT_DELIVERED.has(code));
+}
+
 export function upstreamFailure(service: UpstreamName, error: unknown): ProblemDetails {
   const codes = codesOf(error);
-  if (codes.some((code) => NOT_DELIVERED.has(code))) {
+  if (neverDelivered(error)) {
     return problem({
       status: 503,
       code: 'UPSTREAM_UNAVAILABLE',

@@ -14,7 +14,7 @@ let gateway: GatewayUnderTest;
 beforeAll(async () => {
   // Given the payment service is down; the others run
   gateway = await startGatewayUnderTest({
-    upstreams: { payment: await closedServiceUrl() },
+    upstreams: { payment: [await closedServiceUrl()] },
     upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS,
   });
 });

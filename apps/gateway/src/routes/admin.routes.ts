@@ -6,6 +6,7 @@ import type { ServiceName } from '@effectively-once/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { GatewayInstance, GatewayOptions } from '../app.js';
+import { replicaRotation } from '../replica-rotation.js';
 import { forward } from '../forward.js';
 import { problem, sendProblem } from '@effectively-once/service-kit/http-edge';
 
@@ -67,6 +68,7 @@ function unknownService(request: FastifyRequest, reply: FastifyReply, name: stri
 
 /** Registered in the forwarding scope, whose body parser hands bodies on unread. */
 export function registerAdminRoutes(app: GatewayInstance, options: GatewayOptions): void {
+  const replicas = replicaRotation(options.upstreams);
   app.route({
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: `${ADMIN_PREFIX}/:service/*`,
@@ -76,7 +78,7 @@ export function registerAdminRoutes(app: GatewayInstance, options: GatewayOption
       if (!isAdminService(service)) return unknownService(request, reply, service);
       return forward(request, reply, {
         service,
-        url: options.upstreams[service] + adminUpstreamPath(request.url),
+        ...replicas.next(service, adminUpstreamPath(request.url)),
         timeoutMs: options.upstreamTimeoutMs,
         publicPath: (servicePath) => adminPublicPath(service, servicePath),
       });

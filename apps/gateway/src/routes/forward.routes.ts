@@ -3,9 +3,9 @@
 // same routes; a test fails when the two lists differ.
 import type { ServiceName } from '@effectively-once/contracts';
 import type { HTTPMethods } from 'fastify';
-import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { GatewayInstance, GatewayOptions } from '../app.js';
+import { replicaRotation } from '../replica-rotation.js';
 import { fillPath, forward } from '../forward.js';
 import { toPublicPath } from '../public-path.js';
 
@@ -92,14 +92,15 @@ function passBodyThrough(app: GatewayInstance): void {
     '*',
     { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES },
     (_request, body, done) => {
-      // A stream, so reply-from sends the bytes with the client's own headers.
-      done(null, Readable.from([body]));
+      // The bytes as they came; forward() sends them with the client's content type.
+      done(null, body);
     },
   );
 }
 
 export function registerForwardedRoutes(app: GatewayInstance, options: GatewayOptions): void {
   passBodyThrough(app);
+  const replicas = replicaRotation(options.upstreams);
   for (const route of FORWARDED_ROUTES) {
     app.route({
       method: route.method,
@@ -108,7 +109,7 @@ export function registerForwardedRoutes(app: GatewayInstance, options: GatewayOp
       handler: (request, reply) =>
         forward(request, reply, {
           service: route.service,
-          url: options.upstreams[route.service] + fillPath(route.upstreamPath, request.params),
+          ...replicas.next(route.service, fillPath(route.upstreamPath, request.params)),
           timeoutMs: options.upstreamTimeoutMs,
           publicPath: (servicePath) => toPublicPath(FORWARDED_ROUTES, route.service, servicePath),
         }),

@@ -63,7 +63,7 @@ describe('GET /api/health with a service down', () => {
   let gateway: GatewayUnderTest;
   beforeAll(async () => {
     gateway = await startGatewayUnderTest({
-      upstreams: { notification: await closedServiceUrl() },
+      upstreams: { notification: [await closedServiceUrl()] },
     });
   });
   afterAll(async () => {

@@ -3,10 +3,12 @@
 // own /health, forwarded.
 import { HealthReport, ServiceNameParams } from '@effectively-once/contracts';
 import type { GatewayInstance, GatewayOptions } from '../app.js';
+import { replicaRotation } from '../replica-rotation.js';
 import { forward } from '../forward.js';
 import { checkReadiness } from '../readiness.js';
 
 export function registerHealthRoutes(app: GatewayInstance, options: GatewayOptions): void {
+  const replicas = replicaRotation(options.upstreams);
   app.get(
     '/api/health',
     { schema: { response: { 200: HealthReport, 503: HealthReport } } },
@@ -22,7 +24,7 @@ export function registerHealthRoutes(app: GatewayInstance, options: GatewayOptio
   app.get('/api/health/:service', { schema: { params: ServiceNameParams } }, (request, reply) =>
     forward(request, reply, {
       service: request.params.service,
-      url: `${options.upstreams[request.params.service]}/health`,
+      ...replicas.next(request.params.service, '/health'),
       timeoutMs: options.healthTimeoutMs,
     }),
   );

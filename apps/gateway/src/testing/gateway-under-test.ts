@@ -41,12 +41,12 @@ export async function startGatewayUnderTest(
   };
   const app = buildApp({
     upstreams: {
-      order: order.url,
-      inventory: inventory.url,
-      payment: payment.url,
-      notification: notification.url,
-      'payment-provider': paymentProvider.url,
-      'mail-sink': mailSink.url,
+      order: [order.url],
+      inventory: [inventory.url],
+      payment: [payment.url],
+      notification: [notification.url],
+      'payment-provider': [paymentProvider.url],
+      'mail-sink': [mailSink.url],
       ...input.upstreams,
     },
     upstreamTimeoutMs: input.upstreamTimeoutMs ?? 2_000,
