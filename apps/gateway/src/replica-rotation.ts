@@ -4,9 +4,8 @@
 // turn, so a dead replica costs a refused connection, never a failed request.
 // undici's BalancedPool spreads requests too, but a retry through it may pick
 // the same dead replica again: with one of two replicas down and one retry
-// each, 2 of 10
-// concurrent POSTs got 503 that way. Here every attempt of a request goes to
-// a different replica.
+// each, 2 of 10 concurrent POSTs got 503 that way. Here every attempt of a
+// request goes to a different replica.
 import type { ServiceName } from '@effectively-once/contracts';
 import type { Replicas, Upstreams } from './config.js';
 
