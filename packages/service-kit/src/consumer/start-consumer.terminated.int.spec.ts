@@ -1,8 +1,10 @@
 // A consumer whose PostgreSQL sessions the server ends (pg_terminate_backend:
 // an operator, a pooler, a failover), the LISTEN session included: it must
-// subscribe again on a new session and go on delivering, in the same process.
+// let the deliveries in flight settle, subscribe again on a new session and
+// go on delivering, in the same process.
 import { randomUUID } from 'node:crypto';
 import { orderStream } from '@effectively-once/contracts';
+import type { EventStore } from '@effectively-once/event-store';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
@@ -16,6 +18,24 @@ import { recordingLogger } from '../testing/recording-logger.js';
 import { startConsumer } from './start-consumer.js';
 
 const { db, store } = await consumerFixture();
+
+/** The real store, with each subscription it opens and closes written down in `steps`. */
+function recordingSubscriptions(steps: string[]): EventStore {
+  return {
+    ...store,
+    subscribeToGroup: (group, options) => {
+      const subscription = store.subscribeToGroup(group, options);
+      steps.push('subscribed');
+      return {
+        [Symbol.asyncIterator]: () => subscription[Symbol.asyncIterator](),
+        close: () => {
+          steps.push('subscription closed');
+          return subscription.close();
+        },
+      };
+    },
+  };
+}
 
 /** The pids of this database's sessions that carry `applicationName`. */
 async function sessionsOf(applicationName: string): Promise<number[]> {
@@ -79,6 +99,65 @@ describe('startConsumer when the server ends its sessions', () => {
       });
       expect(after.filter((pid) => before.includes(pid))).toEqual([]);
     } finally {
+      await running.close();
+    }
+  });
+
+  it('lets the delivery in flight settle before it gives its subscription back and subscribes again', async () => {
+    // Given a consumer whose handler is still working on a delivery
+    const orderId = randomUUID();
+    const consumer = 'kit-terminated-in-flight-v1';
+    const metrics = createServiceMetrics({ service: 'kit' });
+    const { log, waitFor } = recordingLogger();
+    const steps: string[] = [];
+    let entered = 0;
+    let handlerEntered!: () => void;
+    const inHandler = new Promise<void>((resolve) => (handlerEntered = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const running = startConsumer({
+      store: recordingSubscriptions(steps),
+      consumer,
+      streamPrefixes: [orderStream(orderId)],
+      handle: async () => {
+        entered++;
+        handlerEntered();
+        await released;
+        steps.push('handler settled');
+        return { outcome: 'applied', result: null, attempts: 1 };
+      },
+      metrics,
+      log,
+    });
+    try {
+      const [placed] = await appendToOrder(store, orderId, [orderPlaced(orderId)]);
+      await inHandler;
+
+      // When the server ends the consumer's LISTEN session, and the handler
+      // finishes only once the consumer has seen its subscription fail
+      await sql`
+        SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND application_name = 'event-store-consumer'`.execute(
+        db,
+      );
+      await waitFor((line) => line.msg === 'subscription failed; reconnecting', 'failure seen');
+      release();
+
+      // Then the subscription was given back, and a new one opened, only
+      // after the handler settled; its delivery was acknowledged, handled once
+      await waitFor(settledLine(placed!, 'delivery acknowledged'), 'the delivery acknowledged');
+      await until(() => Promise.resolve(steps.length >= 4 ? steps : undefined));
+      // A pooled session the first test ended may fail one more round, and
+      // the consumer subscribes once more after that: only the first four count.
+      expect(steps.slice(0, 4)).toEqual([
+        'subscribed',
+        'handler settled',
+        'subscription closed',
+        'subscribed',
+      ]);
+      expect(entered).toBe(1);
+    } finally {
+      release();
       await running.close();
     }
   });

@@ -1,7 +1,7 @@
 // The loop every service's consumer runs: a persistent subscription group
 // bound to a handler, up to `concurrency` deliveries at a time, reconnecting
-// with backoff when the subscription fails, and a close that lets the
-// deliveries in flight settle before the subscription is given back.
+// with backoff when the subscription fails, and, on a failure as on close,
+// letting the deliveries in flight settle before the subscription is given back.
 import type { KnownEventType } from '@effectively-once/contracts';
 import {
   parseGroupSettings,
@@ -174,7 +174,11 @@ async function subscribeAndConsume(loop: ConsumerLoop, onDelivery: () => void): 
   await consumeDeliveries(loop, subscription, onDelivery);
 }
 
-/** Subscribes again after each failure, with a backoff reset by every delivery, until stopped. */
+/**
+ * Subscribes again after each failure, with a backoff reset by every delivery,
+ * until stopped; before each new subscription, the deliveries of the failed
+ * one settle.
+ */
 async function runReconnectLoop(loop: ConsumerLoop): Promise<void> {
   const { consumer, log, stopping } = loop;
   let failures = 0;
@@ -190,7 +194,17 @@ async function runReconnectLoop(loop: ConsumerLoop): Promise<void> {
       if (stopping()) return;
       failures++;
       const delayMs = reconnectDelayMs(failures);
-      log.error({ err: error, consumer, failures, delayMs }, 'subscription failed; reconnecting');
+      log.error(
+        { err: error, consumer, failures, delayMs, inFlight: loop.inFlight.size() },
+        'subscription failed; reconnecting',
+      );
+      // As on close, the deliveries in flight settle before this consumer
+      // gives its subscription back and leases again: their handlers still
+      // run, and a message its next subscription leased again would be
+      // handled twice at once. Their acks go out on their own meanwhile. A
+      // peer may still take a lease whose session died with the failure:
+      // the store's to prevent, and each handler's idempotency to survive.
+      await loop.inFlight.drain();
       await loop.current.subscription?.close().catch(() => undefined);
       await sleep(delayMs, undefined, { signal: loop.stop }).catch(() => undefined);
     }

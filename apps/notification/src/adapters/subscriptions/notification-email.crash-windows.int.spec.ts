@@ -1,8 +1,11 @@
 // The crash windows of notification-email-v1, each one a test against a real
 // PostgreSQL and a real SMTP server: wherever the handler stops between its
 // three steps, the redelivery neither loses the email nor sends a different
-// one. A repeat carries the same Message-ID, and the sink flags it. The table
-// is in docs/services/notification.md.
+// one. A repeat carries the same Message-ID, and the sink flags it. Two ways
+// to stop: an attempt that fails in its process (a thrown error, the lab's
+// `fail`) lets go of the intent, and the redelivery sends at once; a process
+// that dies lets go of nothing, and the redelivery waits out the lease. The
+// table is in docs/services/notification.md.
 import { settleDelivery } from '@effectively-once/idempotency';
 import { recordingDelivery } from '@effectively-once/idempotency/testing';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
@@ -63,18 +66,43 @@ async function expectRecordedOnce(delivered: Delivered): Promise<void> {
   ]);
 }
 
-/** A mailer that fails `times` times at `when`, then sends as usual. */
-function crashing(when: 'before-send' | 'after-send', times = 1): Mailer {
+/** A mailer that fails `times` times at `when`, then sends as usual: the attempt fails in its process. */
+function failing(when: 'before-send' | 'after-send', times = 1): Mailer {
   let left = times;
   return {
     async send(email) {
-      if (when === 'before-send' && left-- > 0) throw new Error('crash injected before the send');
+      if (when === 'before-send' && left-- > 0) throw new Error('failure injected before the send');
       await mailer.send(email);
-      if (when === 'after-send' && left-- > 0) throw new Error('crash injected after the send');
+      if (when === 'after-send' && left-- > 0) throw new Error('failure injected after the send');
     },
     close: () => undefined,
   };
 }
+
+/**
+ * An attempt whose process dies at `when`: seen from the database, it never
+ * comes back and lets go of nothing. `died` resolves once it got there;
+ * `bury()` ends the frozen attempt with an error, for the test to see that
+ * it changes nothing any more.
+ */
+function dyingAt(when: 'before-send' | 'after-send') {
+  let reached!: () => void;
+  const died = new Promise<void>((resolve) => (reached = resolve));
+  let bury!: () => void;
+  const buried = new Promise<void>((resolve) => (bury = resolve));
+  const dying: Mailer = {
+    async send(email) {
+      if (when === 'after-send') await mailer.send(email);
+      reached();
+      await buried;
+      throw new Error('the process died');
+    },
+    close: () => undefined,
+  };
+  return { mailer: dying, died, bury };
+}
+
+const pastTheLease = new Date(startedAt.getTime() + DEFAULT_SEND_LEASE_MS);
 
 describe('notification-email-v1 crash windows', () => {
   it('no transaction is open while the email is sent', async () => {
@@ -113,8 +141,9 @@ describe('notification-email-v1 crash windows', () => {
       expect(failed).toMatchObject({ action: 'retry', failure: { kind: 'retryable' } });
       expect(delivery.reasons[0]).toMatch(/SMTP send of .* failed/);
       await expectNothingRecorded(confirmed);
+      // The attempt failed in its process and let go: nobody holds the intent.
       expect(await intentsOf(db, confirmed.orderId)).toMatchObject([
-        { held_by_message_id: confirmed.recorded.id },
+        { held_by_message_id: confirmed.recorded.id, held_by_attempt: null },
       ]);
 
       const restarted = await startMailSink(port);
@@ -134,9 +163,9 @@ describe('notification-email-v1 crash windows', () => {
     }
   });
 
-  it('a crash after the intent and before the send: the redelivery sends once, nothing repeated', async () => {
+  it('a failure after the intent and before the send: the redelivery sends at once, nothing repeated', async () => {
     const confirmed = orderConfirmed();
-    const once = crashing('before-send');
+    const once = failing('before-send');
 
     await expect(deliver(confirmed, { mailer: once })).rejects.toThrow('before the send');
     expect(smtp.receivedFor(confirmed.orderId)).toEqual([]);
@@ -151,9 +180,9 @@ describe('notification-email-v1 crash windows', () => {
     await expectRecordedOnce(confirmed);
   });
 
-  it('a crash after the send and before the final commit: the redelivery resends under the same Message-ID and records it once', async () => {
+  it('a failure after the send and before the final commit: the redelivery resends at once under the same Message-ID and records it once', async () => {
     const confirmed = orderConfirmed();
-    const once = crashing('after-send');
+    const once = failing('after-send');
 
     await expect(deliver(confirmed, { mailer: once })).rejects.toThrow('after the send');
     expect(smtp.receivedFor(confirmed.orderId)).toHaveLength(1);
@@ -205,11 +234,39 @@ describe('notification-email-v1 crash windows', () => {
     await expectRecordedOnce(confirmed);
   });
 
+  it('a crash after the send and before the final commit: the redelivery waits out the lease, then resends under the same Message-ID and records it once', async () => {
+    const confirmed = orderConfirmed();
+    const { orderId } = confirmed;
+    const dying = dyingAt('after-send');
+    const crashed = deliver(confirmed, { mailer: dying.mailer });
+    await dying.died;
+
+    const withinTheLease = await deliver(confirmed).catch((error: unknown) => error);
+    const pastIt = await deliver(confirmed, { now: () => pastTheLease });
+
+    // Within the lease the dead holder cannot be told from one still sending.
+    expect(withinTheLease).toMatchObject({ kind: 'retryable', untilSuccess: true });
+    expect(pastIt).toMatchObject({ outcome: 'applied' });
+    const messageId = emailMessageId(orderId, 'order_confirmed');
+    expect(copiesOf(smtp, orderId)).toEqual([
+      { messageId, duplicate: false },
+      { messageId, duplicate: true },
+    ]);
+    await expectRecordedOnce(confirmed);
+    // The frozen attempt, ended now, no longer holds the intent: it lets go of nothing.
+    dying.bury();
+    await expect(crashed).rejects.toThrow('the process died');
+    expect(await intentsOf(db, orderId)).toMatchObject([
+      { held_by_attempt: expect.any(String) as unknown, held_since: pastTheLease },
+    ]);
+  });
+
   it('a holder gone past the lease: another message id for the fact takes the intent over and sends, and the holder later finds it recorded', async () => {
     const confirmed = orderConfirmed();
     const rebuilt = underNewMessageId(confirmed);
-    await expect(deliver(confirmed, { mailer: crashing('before-send') })).rejects.toThrow();
-    const pastTheLease = new Date(startedAt.getTime() + DEFAULT_SEND_LEASE_MS);
+    const dying = dyingAt('before-send');
+    const crashed = deliver(confirmed, { mailer: dying.mailer });
+    await dying.died;
 
     const takenOver = await deliver(rebuilt, { now: () => pastTheLease });
     const holderBack = await deliver(confirmed);
@@ -223,5 +280,7 @@ describe('notification-email-v1 crash windows', () => {
       { messageId: emailMessageId(confirmed.orderId, 'order_confirmed'), duplicate: false },
     ]);
     await expectRecordedOnce(confirmed);
+    dying.bury();
+    await expect(crashed).rejects.toThrow('the process died');
   });
 });

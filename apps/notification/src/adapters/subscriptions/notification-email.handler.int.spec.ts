@@ -158,6 +158,7 @@ describe('notification-email-v1', () => {
     expect(rivalMeanwhile).toBeInstanceOf(ConsumerFailure);
     expect(rivalMeanwhile).toMatchObject({
       kind: 'retryable',
+      untilSuccess: true,
       reason: expect.stringContaining(
         `is being sent by message ${confirmed.recorded.id}`,
       ) as unknown,
@@ -168,6 +169,37 @@ describe('notification-email-v1', () => {
       constraint: 'notification_pkey',
     });
     expect(smtp.receivedFor(orderId)).toHaveLength(1);
+    expect(await notificationsOf(db, orderId)).toHaveLength(1);
+    expect(await outboxOf(db, orderId)).toHaveLength(1);
+  });
+
+  it('two deliveries of the same message in flight at once: the second is retried while the first sends, and the customer gets one email', async () => {
+    // A lease that ran out while the first still sends, or a consumer whose
+    // LISTEN session died, hands the same message to a second attempt.
+    const confirmed = orderConfirmed();
+    const { orderId } = confirmed;
+    let secondMeanwhile: unknown;
+    const secondThenSend: Mailer = {
+      async send(email) {
+        secondMeanwhile = await deliver(confirmed).catch((error: unknown) => error);
+        await mailer.send(email);
+      },
+      close: () => undefined,
+    };
+
+    const first = await deliver(confirmed, secondThenSend);
+    const secondAgain = await deliver(confirmed);
+
+    expect(
+      smtp.receivedFor(orderId).map(({ messageId, duplicate }) => ({ messageId, duplicate })),
+    ).toEqual([{ messageId: emailMessageId(orderId, 'order_confirmed'), duplicate: false }]);
+    expect(first).toMatchObject({ outcome: 'applied' });
+    expect(secondMeanwhile).toBeInstanceOf(ConsumerFailure);
+    expect(secondMeanwhile).toMatchObject({
+      kind: 'retryable',
+      reason: expect.stringContaining('another attempt') as unknown,
+    });
+    expect(secondAgain).toMatchObject({ outcome: 'duplicate', detectedBy: 'marker' });
     expect(await notificationsOf(db, orderId)).toHaveLength(1);
     expect(await outboxOf(db, orderId)).toHaveLength(1);
   });

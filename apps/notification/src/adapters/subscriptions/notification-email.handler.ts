@@ -4,15 +4,17 @@
 // An email cannot be taken back, and an SMTP exchange may take seconds, so no
 // transaction stays open across it (ADR 0012). Three steps, as the payment
 // service authorizes:
-//   1. record the intent to send, with the derived Message-ID and the message
-//      that holds it, in a short transaction of its own;
+//   1. record the intent to send, with the derived Message-ID and the attempt
+//      that holds it (this run of the handler), in a short transaction of its own;
 //   2. send the email under that Message-ID, outside any transaction;
 //   3. processOnce: record the notification row and enqueue CustomerNotified,
 //      with the message's marker.
-// A second message id for the same email waits out the holder's lease instead
-// of sending too (see send-intent.decide.ts). Email stays at-least-once: the
+// Any other attempt, a second message id for the same email or the same
+// message delivered twice at once, waits out the holder's lease instead of
+// sending too (see send-intent.decide.ts). Email stays at-least-once: the
 // crash windows below resend, always under the same Message-ID, and the mail
 // sink flags the copy as `duplicate`. See docs/services/notification.md.
+import { randomUUID } from 'node:crypto';
 import {
   CONSUMERS,
   notWrittenByTheOrderService,
@@ -25,7 +27,7 @@ import type { RecordedEvent } from '@effectively-once/event-store';
 import {
   defineConsumer,
   processOnce,
-  retryableFailure,
+  retryUntilSuccessFailure,
   terminalFailure,
   type OutcomeListener,
   type ProcessResult,
@@ -38,7 +40,11 @@ import type { Email } from '../../domain/notification.js';
 import { notificationFor } from '../../domain/notification.decide.js';
 import { decideOnSendIntent, type SendDecision } from '../../domain/send-intent.decide.js';
 import type { NotificationDatabase } from '../postgres/database.js';
-import { holdIntent, takeOverIntent } from '../postgres/notification-intent.repository.js';
+import {
+  holdIntent,
+  releaseIntent,
+  takeOverIntent,
+} from '../postgres/notification-intent.repository.js';
 import { NOTIFICATION_BUSINESS_KEY } from '../postgres/notification.table.js';
 import { insertNotification, isNotificationRecorded } from '../postgres/notification.repository.js';
 import type { Mailer } from '../smtp/mailer.js';
@@ -55,8 +61,9 @@ export const NOTIFICATION_EMAIL_EVENTS = [
 ] as const satisfies readonly KnownEventType[];
 
 /**
- * How long another message waits before taking over an email that is being
- * sent: well above one send's worst case (three SMTP timeouts of 5 s).
+ * How long another attempt waits before taking over an email that is being
+ * sent: well above one send's worst case (three SMTP timeouts of 5 s). It is
+ * also how late the email goes out after a crash that left the intent held.
  */
 export const DEFAULT_SEND_LEASE_MS = 60_000;
 
@@ -102,35 +109,31 @@ export async function handleNotificationEmail(
   });
   if (forged !== undefined) throw terminalFailure(forged);
   const email = composeEmail(request);
-  const decision = await recordIntent(deps, email, recorded);
-  // Crash window 1, after the intent committed and before the send: nothing
-  // left, so the redelivery (the same message, which holds the intent) sends.
+  const attempt = randomUUID();
+  const decision = await recordIntent(deps, { email, recorded, attempt });
   switch (decision.kind) {
     case 'held_by_another':
-      throw retryableFailure(
-        `The email ${email.messageId} is being sent by message ${decision.heldBy}; retry once it is recorded.`,
+      // Bounded by the lease: by then the email is recorded or the intent is
+      // taken over. So the wait never counts toward the retry limit, and an
+      // email is never parked for it.
+      throw retryUntilSuccessFailure(
+        `The email ${email.messageId} is being sent by message ${decision.heldByMessageId} ` +
+          `(another attempt, since ${decision.heldSince.toISOString()}); retry once it is recorded or its lease ran out.`,
       );
     case 'already_recorded':
       // No send: processOnce reports the duplicate, by marker or business key.
-      break;
+      return recordSent(deps, { email, recorded });
     case 'send':
-      await deps.mailer.send(email);
-      await emailSentNotYetRecorded(deps, email, recorded);
-      break;
+      return sendThenRecord(deps, { email, recorded, attempt });
   }
-  // Crash window 2, after SMTP accepted the email and before step 3 commits:
-  // the email exists only at the receiver. The redelivery holds the intent and
-  // sends it again, under the same Message-ID: a copy the receiver can tell
-  // apart, never a different email and never a lost one.
-  return recordSent(deps, { email, recorded });
 }
 
 /** Step 1: a short transaction; the row's lock is held for milliseconds, not for the send. */
 async function recordIntent(
   deps: NotificationEmailDeps,
-  email: Email,
-  recorded: RecordedEvent,
+  input: { email: Email; recorded: RecordedEvent; attempt: string },
 ): Promise<SendDecision> {
+  const { email, recorded, attempt } = input;
   const { orderId, kind } = email;
   const now = deps.now();
   return deps.db.transaction().execute(async (trx) => {
@@ -139,21 +142,51 @@ async function recordIntent(
       kind,
       email_message_id: email.messageId,
       held_by_message_id: recorded.id,
+      held_by_attempt: attempt,
       held_since: now,
       created_at: now,
     });
     const decision = decideOnSendIntent({
       recorded: await isNotificationRecorded(trx, { orderId, kind }),
       intent,
-      messageId: recorded.id,
+      attempt,
       now,
       leaseMs: deps.sendLeaseMs ?? DEFAULT_SEND_LEASE_MS,
     });
     if (decision.kind === 'send' && decision.takeOver) {
-      await takeOverIntent(trx, { orderId, kind, messageId: recorded.id, now });
+      await takeOverIntent(trx, { orderId, kind, attempt, messageId: recorded.id, now });
     }
     return decision;
   });
+}
+
+/**
+ * Steps 2 and 3, by the attempt that holds the intent. Crash window 1, after
+ * the intent committed and before the send, and crash window 2, after SMTP
+ * accepted the email and before step 3 commits (the email exists only at the
+ * receiver): an attempt that fails in this process lets go of the intent,
+ * and the redelivery sends at once; a process that dies lets go of nothing,
+ * and the next attempt takes the intent over once the lease ran out. Either
+ * way it sends under the same Message-ID: a copy the receiver can tell apart,
+ * never a different email and never a lost one.
+ */
+async function sendThenRecord(
+  deps: NotificationEmailDeps,
+  input: { email: Email; recorded: RecordedEvent; attempt: string },
+): Promise<ProcessResult<Notified>> {
+  const { email, recorded, attempt } = input;
+  try {
+    await deps.mailer.send(email);
+    await emailSentNotYetRecorded(deps, email, recorded);
+    return await recordSent(deps, { email, recorded });
+  } catch (error) {
+    // The failure is what the delivery reports; a release that fails too
+    // (the database is down) leaves the intent to the lease.
+    await releaseIntent(deps.db, { orderId: email.orderId, kind: email.kind, attempt }).catch(
+      () => undefined,
+    );
+    throw error;
+  }
 }
 
 /** The failure lab's point in crash window 2: it may hold, fail or crash the process here. */

@@ -5,11 +5,19 @@
 import type { Scenario } from '../scenario.js';
 import { NOTIFICATION, entry } from './support.js';
 
+/**
+ * The dead attempt still holds the intent to send, and the redelivery cannot
+ * tell it from one still sending: it waits out notification's send lease
+ * (DEFAULT_SEND_LEASE_MS, 60 s) before it sends again; then a restart and a
+ * retry's wait (up to 5 s) on top.
+ */
+const RESEND_AFTER_THE_LEASE_MS = 90_000;
+
 export const crashAfterEmailSent: Scenario = {
   name: 'crash-after-email-sent',
   title: 'Crash after the email was sent, before it was recorded',
   summary:
-    'notification is killed right after the SMTP sink accepted the confirmation email. The restarted service sends it again under the same Message-ID; the sink flags the second copy as a duplicate. One email per (order, kind), one resend, counted honestly.',
+    'notification is killed right after the SMTP sink accepted the confirmation email. The restarted service waits out the dead attempt’s 60 s hold on the email, then sends it again under the same Message-ID; the sink flags the second copy as a duplicate. One email per (order, kind), one resend, counted honestly.',
   async run(context) {
     const sku = await context.freshSku(5);
     await context.lab.arm('notification', {
@@ -24,10 +32,14 @@ export const crashAfterEmailSent: Scenario = {
       entry({ kind: 'crash', consumer: NOTIFICATION, orderId }),
       30_000,
     );
-    const emails = await context.waitUntil('the resend to reach the sink', async () => {
-      const received = await context.api.emails(orderId);
-      return received.length >= 2 ? received : undefined;
-    });
+    const emails = await context.waitUntil(
+      'the resend to reach the sink, once the dead attempt’s hold ran out',
+      async () => {
+        const received = await context.api.emails(orderId);
+        return received.length >= 2 ? received : undefined;
+      },
+      RESEND_AFTER_THE_LEASE_MS,
+    );
     const ids = new Set(emails.map((email) => email.messageId));
     context.expect('both copies carry one Message-ID', ids.size === 1, [...ids].join(', '));
     context.expect(
