@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { parseReplicaCounts } from './replicas.js';
 // lab:begin
 import { labSettings } from './lab/lab-config.js';
 // lab:end
@@ -51,6 +52,18 @@ const SupervisorEnv = z.object({
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info'),
   /** Where the running stack describes itself (URLs, ports, token) for tools; relative to the working directory. */
   STACK_STATE_FILE: z.string().min(1).optional(),
+  /** `order=2,inventory=2,…`: processes per saga service (replicas.ts); one each by default. */
+  STACK_REPLICAS: z
+    .string()
+    .default('')
+    .transform((text, context) => {
+      try {
+        return parseReplicaCounts(text);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
 });
 
 /** Lab mode is off, or on with the token every /admin/lab call must carry. */

@@ -20,7 +20,7 @@ import { CONSOLE_ENTRY } from './lab/lab-stack.js';
 import { openLab } from './lab/open-lab.js';
 // lab:end
 import { formatLogLine } from './log-lines.js';
-import { choosePorts } from './ports.js';
+import { chooseReplicaPorts, choosePorts } from './ports.js';
 import { buildProcessBundles, processCommand, type ProcessBundles } from './process-bundles.js';
 import { DEFAULT_RESTART_POLICY } from './restart-policy.js';
 import { seedInventory } from './seed.js';
@@ -276,12 +276,21 @@ async function main(): Promise<void> {
     lab: config.faults.enabled,
     console: config.STACK_CONSOLE,
   });
+  const replicas = {
+    counts: config.STACK_REPLICAS,
+    ports: await chooseReplicaPorts({
+      mode: config.STACK_PORTS,
+      host: config.HOST,
+      ports,
+      counts: config.STACK_REPLICAS,
+    }),
+  };
   const added = await prepareAddedServices({
     mode: config.STACK_PORTS,
     host: config.HOST,
     adminUrl: postgres.adminUrl,
     prefix: config.STACK_DATABASE_PREFIX,
-    taken: Object.values(ports),
+    taken: [...Object.values(ports), ...Object.values(replicas.ports)],
   });
   // lab:begin
   const lab = await openLab({
@@ -313,6 +322,7 @@ async function main(): Promise<void> {
     console: config.STACK_CONSOLE,
     mailSpoolFile: await mailSpoolFile(),
     added,
+    replicas,
     // lab:begin
     ...(lab === undefined ? {} : { links: lab.links }),
     // lab:end

@@ -1,4 +1,5 @@
 import { findFreePort } from '@effectively-once/postgres';
+import { extraReplicas, fixedReplicaPort, type ReplicaCounts } from './replicas.js';
 import { FIXED_PORTS, type StackPorts } from './stack.js';
 // lab:begin
 import { FIXED_CONSOLE_PORT, FIXED_INVENTORY_2_PORT, FIXED_LAB_CONTROL_PORT } from './stack.js';
@@ -58,4 +59,32 @@ export async function choosePorts(input: {
     ...(input.console ? { console: await pick() } : {}),
     // lab:end
   };
+}
+
+/**
+ * A port for every replica after the first (STACK_REPLICAS), by its name:
+ * 100 above the one before with fixed ports, free ones not among `ports` otherwise.
+ *
+ * @example
+ * await chooseReplicaPorts({ mode: 'fixed', host, ports, counts: { ...ONE_EACH, payment: 2 } }); // { 'payment-2': 3103 }
+ */
+export async function chooseReplicaPorts(input: {
+  mode: 'fixed' | 'auto';
+  host: string;
+  ports: StackPorts;
+  counts: ReplicaCounts;
+}): Promise<Readonly<Record<string, number>>> {
+  const chosen: Record<string, number> = {};
+  const taken = new Set<number>(Object.values(input.ports));
+  for (const replica of extraReplicas(input.counts)) {
+    if (input.mode === 'fixed') {
+      chosen[replica.name] = fixedReplicaPort(input.ports[replica.service], replica.n);
+      continue;
+    }
+    let port = await findFreePort(input.host);
+    while (taken.has(port)) port = await findFreePort(input.host);
+    taken.add(port);
+    chosen[replica.name] = port;
+  }
+  return chosen;
 }

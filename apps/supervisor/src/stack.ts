@@ -3,6 +3,7 @@
 // the wiring is unit-tested without starting anything.
 import type { StackFaults, StackPorts } from '@effectively-once/stack-protocol';
 import { addedServiceProcesses, type PreparedService } from './added-services.js';
+import { ONE_EACH, replicaName, type ReplicaCounts, type ReplicatedService } from './replicas.js';
 // lab:begin
 import type { StackLinks } from './lab/links.js';
 import { withLab } from './lab/lab-stack.js';
@@ -72,6 +73,8 @@ export interface ProcessSpec {
   readonly env: Readonly<Record<string, string>>;
   /** Answers 200 once the process can do its job. */
   readonly readyUrl: string;
+  /** A second or later replica (STACK_REPLICAS, `payment-2`): the service it runs. */
+  readonly replicaOf?: ReplicatedService;
 }
 
 export interface StackInput {
@@ -102,6 +105,11 @@ export interface StackInput {
   readonly mailSpoolFile?: string;
   /** Services added with `pnpm new service` (added-services.ts), with their ports and databases. */
   readonly added?: readonly PreparedService[];
+  /** STACK_REPLICAS: processes per saga service, and the port of each after the first; one each when absent. */
+  readonly replicas?: {
+    readonly counts: ReplicaCounts;
+    readonly ports: Readonly<Record<string, number>>;
+  };
 }
 
 /**
@@ -124,24 +132,41 @@ function templateStack(input: StackInput): ProcessSpec[] {
   const { host, ports, databases } = input;
   const url = (port: number): string => `http://${host}:${String(port)}`;
   const base = { ...input.inheritedEnv, HOST: host, LOG_LEVEL: input.logLevel };
+  const counts = input.replicas?.counts ?? ONE_EACH;
+  /** Each replica's port: the service's own for the first, STACK_REPLICAS's for the others. */
+  const portsOf = (app: ReplicatedService, first: number): number[] =>
+    Array.from({ length: counts[app] }, (_unused, index) => {
+      if (index === 0) return first;
+      const name = replicaName(app, index + 1);
+      const port = input.replicas?.ports[name];
+      if (port === undefined)
+        throw new Error(`No port for ${name}: choose the replicas' ports first.`);
+      return port;
+    });
+  /** The service's processes, one per replica: the same code, database and consumer groups. */
   const service = (options: {
-    app: 'order' | 'inventory' | 'payment' | 'notification';
+    app: ReplicatedService;
     port: number;
     databaseUrl: string;
     extra?: Readonly<Record<string, string>>;
-  }): ProcessSpec => ({
-    name: options.app,
-    group: 'service',
-    entry: ENTRIES[options.app],
-    env: {
-      ...base,
-      PORT: String(options.port),
-      DATABASE_URL: options.databaseUrl,
-      EVENT_STORE_DATABASE_URL: databases.eventStore,
-      ...options.extra,
-    },
-    readyUrl: `${url(options.port)}/ready`,
-  });
+  }): ProcessSpec[] =>
+    portsOf(options.app, options.port).map((port, index) => ({
+      name: replicaName(options.app, index + 1),
+      group: 'service',
+      entry: ENTRIES[options.app],
+      env: {
+        ...base,
+        PORT: String(port),
+        DATABASE_URL: options.databaseUrl,
+        EVENT_STORE_DATABASE_URL: databases.eventStore,
+        ...options.extra,
+      },
+      readyUrl: `${url(port)}/ready`,
+      ...(index === 0 ? {} : { replicaOf: options.app }),
+    }));
+  /** What the gateway is given for a service: every replica, separated by commas. */
+  const upstream = (app: ReplicatedService, first: number): string =>
+    portsOf(app, first).map(url).join(',');
 
   return [
     {
@@ -167,15 +192,15 @@ function templateStack(input: StackInput): ProcessSpec[] {
       },
       readyUrl: `${url(ports.mailSink)}/ready`,
     },
-    service({ app: 'order', port: ports.order, databaseUrl: databases.order }),
-    service({ app: 'inventory', port: ports.inventory, databaseUrl: databases.inventory }),
-    service({
+    ...service({ app: 'order', port: ports.order, databaseUrl: databases.order }),
+    ...service({ app: 'inventory', port: ports.inventory, databaseUrl: databases.inventory }),
+    ...service({
       app: 'payment',
       port: ports.payment,
       databaseUrl: databases.payment,
       extra: { PAYMENT_PROVIDER_URL: url(ports.paymentProvider) },
     }),
-    service({
+    ...service({
       app: 'notification',
       port: ports.notification,
       databaseUrl: databases.notification,
@@ -194,10 +219,10 @@ function templateStack(input: StackInput): ProcessSpec[] {
       env: {
         ...base,
         PORT: String(ports.gateway),
-        ORDER_URL: url(ports.order),
-        INVENTORY_URL: url(ports.inventory),
-        PAYMENT_URL: url(ports.payment),
-        NOTIFICATION_URL: url(ports.notification),
+        ORDER_URL: upstream('order', ports.order),
+        INVENTORY_URL: upstream('inventory', ports.inventory),
+        PAYMENT_URL: upstream('payment', ports.payment),
+        NOTIFICATION_URL: upstream('notification', ports.notification),
         PAYMENT_PROVIDER_URL: url(ports.paymentProvider),
         MAIL_SINK_URL: url(ports.mailSink),
       },

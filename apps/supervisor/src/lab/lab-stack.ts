@@ -74,6 +74,21 @@ function labService(spec: ProcessSpec, name: LinkedService, input: StackInput): 
 }
 
 /**
+ * A replica of a saga service (STACK_REPLICAS) in lab mode: the lab's
+ * settings, under its own name, through its service's links; `inventory-2`
+ * through its own, since it is the lab's second inventory process then. An
+ * inventory replica runs no relay in lab mode, so a crash armed in the relay
+ * stays on `inventory`, which always holds the relay lock.
+ */
+function labReplica(spec: ProcessSpec, service: LinkedService, input: StackInput): ProcessSpec {
+  const relay =
+    service === 'inventory' && input.faults.enabled ? { OUTBOX_RELAY: 'false' } : undefined;
+  const link: LinkedService = spec.name === 'inventory-2' ? 'inventory-2' : service;
+  const lab = labService({ ...spec, env: { ...spec.env, ...relay } }, link, input);
+  return { ...lab, name: spec.name };
+}
+
+/**
  * The flow console: it opens the event store like a service (same variables),
  * and gets the whole stack description (URLs, databases, tokens) as JSON so it
  * can run scenarios against the stack it belongs to.
@@ -121,9 +136,16 @@ export function withLab(specs: readonly ProcessSpec[], input: StackInput): Proce
       // Before the gateway, in the same group: the gateway forwards `/` to it.
       return [...consoleProcess(input), { ...spec, env: { ...spec.env, ...consoleUrl } }];
     }
+    if (spec.replicaOf !== undefined) return [labReplica(spec, spec.replicaOf, input)];
     if (!SAGA_SERVICES.has(spec.name)) return [spec];
     const service = labService(spec, spec.name as LinkedService, input);
-    if (spec.name !== 'inventory' || !input.faults.enabled || ports.inventory2 === undefined) {
+    const replicated = specs.some((other) => other.name === 'inventory-2');
+    if (
+      spec.name !== 'inventory' ||
+      !input.faults.enabled ||
+      ports.inventory2 === undefined ||
+      replicated
+    ) {
       return [service];
     }
     // Same code, database and consumer groups as `inventory`: a competing consumer.
