@@ -326,6 +326,7 @@ async function main(): Promise<void> {
     ports,
     databases,
     postgres,
+    supervisedPostgres,
     processes: running,
     say,
   });
