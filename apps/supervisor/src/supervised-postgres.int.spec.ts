@@ -11,7 +11,8 @@ import type { RestartPolicy } from './restart-policy.js';
 import type { ProcessEvent } from './supervised-process.js';
 import { supervisePostgres, type SupervisedPostgres } from './supervised-postgres.js';
 
-const POLICY: RestartPolicy = { initialDelayMs: 100, maxDelayMs: 2_000, stableAfterMs: 60_000 };
+// Stable only after 10 minutes: however slow the machine, the second death counts as quick.
+const POLICY: RestartPolicy = { initialDelayMs: 100, maxDelayMs: 2_000, stableAfterMs: 600_000 };
 /** Crash recovery and a start on a busy machine: waited for by condition, never by time. */
 const BACK_WITHIN = { timeout: 60_000, interval: 100 };
 
