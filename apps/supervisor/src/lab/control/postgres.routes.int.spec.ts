@@ -1,8 +1,10 @@
-// The postgres topic: a real embedded server restarted in immediate mode, and
-// a server from DATABASE_URL refused with a problem document.
+// The postgres topic: a real embedded server restarted in immediate mode, one
+// that crashed and is not back yet, and a server from DATABASE_URL refused
+// with a problem document.
 import { connect, startPostgres, type PostgresServer } from '@effectively-once/postgres';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { supervisePostgres } from '../../supervised-postgres.js';
 import { postgresRoutes } from './postgres.routes.js';
 import { buildLabControlApp } from './server.js';
 
@@ -35,6 +37,43 @@ describe('POST /lab/postgres/restart on the embedded server', () => {
     const { rows } = await sql<{ one: number }>`SELECT 1 AS one`.execute(db);
     await db.destroy();
     expect(rows).toEqual([{ one: 1 }]);
+  });
+
+  it('given a server that crashed and is not started again yet, then it is restarting and a restart is refused', async () => {
+    const recovery = server.crashRecovery;
+    if (recovery?.pid === undefined)
+      throw new Error('An embedded server has a running postmaster.');
+    // A pause longer than the test: the crash is heard, the start not made yet.
+    const policy = { initialDelayMs: 600_000, maxDelayMs: 600_000, stableAfterMs: 600_000 };
+    const supervised = supervisePostgres({
+      recovery,
+      policy,
+      onEvent: () => undefined,
+      onStartFailed: () => undefined,
+    });
+    const app = buildLabControlApp({
+      token,
+      routes: [postgresRoutes({ postgres: server, say, supervised })],
+    });
+    try {
+      process.kill(recovery.pid, 'SIGKILL');
+      await vi.waitFor(() => expect(supervised.state).toBe('restarting'), { timeout: 30_000 });
+
+      const status = await app.inject({ method: 'GET', url: '/lab/postgres', headers: auth });
+      const restart = await app.inject({
+        method: 'POST',
+        url: '/lab/postgres/restart',
+        headers: auth,
+        payload: { downMs: 0 },
+      });
+
+      expect(status.json()).toEqual({ kind: 'embedded', state: 'restarting' });
+      expect(restart.statusCode).toBe(409);
+      expect(restart.json()).toMatchObject({ code: 'POSTGRES_RESTARTING' });
+    } finally {
+      supervised.stop();
+      await app.close();
+    }
   });
 });
 

@@ -9,10 +9,13 @@ import {
 } from '@effectively-once/fault-injection/outages';
 import type { PostgresServer } from '@effectively-once/postgres';
 import { ProblemError } from '@effectively-once/service-kit';
+import type { SupervisedPostgres } from '../../supervised-postgres.js';
 import type { LabControlRoutes } from './server.js';
 
 export interface PostgresRoutesInput {
   readonly postgres: PostgresServer;
+  /** The supervisor's crash restarts of the embedded server: one under way counts as restarting. */
+  readonly supervised?: Pick<SupervisedPostgres, 'state'>;
   /** The supervisor's log. */
   readonly say: (line: string) => void;
 }
@@ -24,12 +27,13 @@ export interface PostgresRoutesInput {
 export function postgresRoutes(input: PostgresRoutesInput): LabControlRoutes {
   const { postgres } = input;
   let restarting = false;
+  const busy = (): boolean => restarting || input.supervised?.state === 'restarting';
   return {
     topic: 'postgres',
     register(app) {
       app.get('/lab/postgres', { schema: { response: { 200: PostgresStatus } } }, () => ({
         kind: postgres.kind,
-        state: restarting ? ('restarting' as const) : ('running' as const),
+        state: busy() ? ('restarting' as const) : ('running' as const),
       }));
       app.post(
         '/lab/postgres/restart',
@@ -45,7 +49,7 @@ export function postgresRoutes(input: PostgresRoutesInput): LabControlRoutes {
                 'The stack uses DATABASE_URL; the lab restarts only the embedded server the supervisor started. Unset DATABASE_URL (STACK_FAULTS=true pnpm start) to run postgres-restart.',
             });
           }
-          if (restarting) {
+          if (busy()) {
             throw new ProblemError({
               status: 409,
               code: 'POSTGRES_RESTARTING',
