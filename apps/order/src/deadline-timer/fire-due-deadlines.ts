@@ -130,8 +130,13 @@ async function recordFailure(
   const retry = timerRetryAfter({ failedAttempts, now });
   const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   await recordDeadlineFailure(deps.db, {
-    ...{ orderId, deadline, generation, failedAttempts },
-    ...{ error: reason, retry, now },
+    orderId,
+    deadline,
+    generation,
+    failedAttempts,
+    error: reason,
+    retry,
+    now,
   });
   const attempt = `attempt ${String(failedAttempts)} of ${String(TIMER_MAX_FAILED_ATTEMPTS)}`;
   deps.log.error(
