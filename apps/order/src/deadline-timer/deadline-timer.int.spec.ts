@@ -1,94 +1,40 @@
 // The deadline timer against real PostgreSQL and the embedded event store:
 // timer rows as the placement writes them, orders as the stream holds them.
-import { orderStream, type OrderDeadlineName } from '@effectively-once/contracts';
-import Fastify from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { decide } from '../domain/order.decide.js';
-import { orderDeadlines } from '../domain/order-deadlines.js';
-import { initialOrderState } from '../domain/order.state.js';
-import { CUSTOMER_EMAIL, ITEMS, paymentRequested } from '../domain/testing/order.fixtures.js';
-import { createOrderTestEnv, DEFAULT_DEADLINES } from '../testing/order-test-env.js';
+import { paymentRequested } from '../domain/testing/order.fixtures.js';
+import { createOrderTestEnv } from '../testing/order-test-env.js';
 import { appendOrderEvents, commandCause, loadOrder } from '../adapters/eventStore/order-stream.js';
 import {
-  findDueDeadlines,
+  claimDueDeadlines,
   markDeadlineFired,
   rearmDeadlines,
-  scheduleDeadlines,
 } from '../adapters/postgres/order-deadline.repository.js';
+import {
+  capturingLogger,
+  eventTypes as eventTypesOf,
+  foreignEventAppended,
+  orderAppended,
+  PAST_INVENTORY_MS,
+  placedWithTimers as placedWithTimersIn,
+  timerRow as timerRowOf,
+  timersWritten as timersWrittenIn,
+} from './deadline-timer.fixtures.js';
 import { startDeadlineTimer } from './deadline-timer.js';
-import { fireDueDeadlines, type DeadlineTimerDeps } from './fire-due-deadlines.js';
+import { fireDueDeadlines, TIMER_CLAIM_MS, type DeadlineTimerDeps } from './fire-due-deadlines.js';
 
 const env = await createOrderTestEnv();
-const logLines: { msg: string; level: number }[] = [];
-const { log } = Fastify({
-  logger: {
-    level: 'info',
-    stream: {
-      write: (line: string) => logLines.push(JSON.parse(line) as { msg: string; level: number }),
-    },
-  },
-});
+const { log, lines: logLines } = capturingLogger();
 /** The timer on the real clock: rows are due by the time they were placed at. */
 const timer: DeadlineTimerDeps = { db: env.db, store: env.store, now: () => new Date(), log };
 const ALL_DUE = { limit: 1_000 };
 
-/** Placed this long ago: 31 s is past the stock's 30 s, well before the card's 2 min. */
-const PAST_INVENTORY_MS = 31_000;
-
-/** Step 1 of POST /orders: the timer rows of an order placed `agoMs` ago. */
-async function timersWritten(orderId: string, agoMs = PAST_INVENTORY_MS): Promise<Date> {
-  const placedAt = new Date(Date.now() - agoMs);
-  await scheduleDeadlines(env.db, {
-    orderId,
-    deadlines: orderDeadlines(placedAt, DEFAULT_DEADLINES),
-  });
-  return placedAt;
-}
-
-/** Step 2: OrderPlaced appended, as the route appends it. */
-async function orderAppended(orderId: string, placedAt: Date): Promise<void> {
-  const decision = decide(
-    {
-      type: 'PlaceOrder',
-      data: {
-        orderId,
-        customerEmail: CUSTOMER_EMAIL,
-        items: ITEMS,
-        paymentToken: 'tok_approve',
-        deadlines: orderDeadlines(placedAt, DEFAULT_DEADLINES),
-        now: placedAt,
-      },
-    },
-    initialOrderState(),
-  );
-  if (decision.outcome !== 'accepted') throw new Error('PlaceOrder was refused');
-  await appendOrderEvents(env.store, {
-    orderId,
-    events: decision.events,
-    expectedRevision: 'no_stream',
-    causeId: commandCause('PlaceOrder', orderId),
-  });
-}
-
-async function placedWithTimers(agoMs = PAST_INVENTORY_MS): Promise<string> {
-  const orderId = randomUUID();
-  await orderAppended(orderId, await timersWritten(orderId, agoMs));
-  return orderId;
-}
-
-async function timerRow(orderId: string, deadline: OrderDeadlineName) {
-  return env.db
-    .selectFrom('order_deadline')
-    .selectAll()
-    .where('order_id', '=', orderId)
-    .where('deadline', '=', deadline)
-    .executeTakeFirstOrThrow();
-}
-
-async function eventTypes(orderId: string): Promise<string[]> {
-  return (await env.store.readStream(orderStream(orderId))).map((event) => event.type);
-}
+const timersWritten = (orderId: string, agoMs?: number) => timersWrittenIn(env, orderId, agoMs);
+const placedWithTimers = (agoMs?: number) => placedWithTimersIn(env, agoMs);
+const timerRow = (orderId: string, deadline: 'inventory' | 'payment' | 'complete') =>
+  timerRowOf(env, orderId, deadline);
+const eventTypes = (orderId: string) => eventTypesOf(env, orderId);
 
 const firedFor = (orderId: string) => async () => {
   expect((await timerRow(orderId, 'inventory')).fired_at).not.toBeNull();
@@ -213,19 +159,23 @@ describe('the deadline timer', () => {
     await fireDueDeadlines(timer, ALL_DUE);
     expect((await timerRow(orderId, 'inventory')).fired_at).not.toBeNull();
 
-    await orderAppended(orderId, placedAt);
+    await orderAppended(env, { orderId, placedAt });
     await rearmDeadlines(env.db, orderId);
     await fireDueDeadlines(timer, ALL_DUE);
 
     expect(await eventTypes(orderId)).toEqual(['OrderPlaced', 'OrderCancellationRequested']);
   });
 
-  it('does not count a firing that raced the re-arm: the row stays due', async () => {
+  it('does not count a firing that raced the re-arm: the row is due again at once', async () => {
     const orderId = randomUUID();
     await timersWritten(orderId);
-    const [selected] = (await findDueDeadlines(env.db, { now: new Date(), limit: 1_000 })).filter(
-      (row) => row.order_id === orderId,
-    );
+    const now = new Date();
+    const claimed = await claimDueDeadlines(env.db, {
+      now,
+      claimedUntil: new Date(now.getTime() + TIMER_CLAIM_MS),
+      limit: 1_000,
+    });
+    const [selected] = claimed.filter((row) => row.order_id === orderId);
     if (selected === undefined) throw new Error('The row is not due');
 
     await rearmDeadlines(env.db, orderId);
@@ -237,17 +187,15 @@ describe('the deadline timer', () => {
     });
 
     expect(marked).toBe(false);
-    expect((await timerRow(orderId, selected.deadline)).fired_at).toBeNull();
+    const rearmed = await timerRow(orderId, selected.deadline);
+    expect(rearmed.fired_at).toBeNull();
+    // The claim went with the old generation: no process has to wait it out.
+    expect(rearmed.next_attempt_at).toEqual(rearmed.due_at);
   });
 
-  it('logs a row that fails and goes on with the next', async () => {
+  it('logs a row that fails, puts it off and goes on with the next', async () => {
     const broken = await placedWithTimers(PAST_INVENTORY_MS + 1_000);
-    // Only the order service writes order streams; a foreign event there cannot be folded.
-    await env.store.appendToStream(
-      orderStream(broken),
-      [{ id: randomUUID(), type: 'SomethingForeign', data: {}, metadata: {} }],
-      { expectedRevision: 'any' },
-    );
+    await foreignEventAppended(env, broken);
     const healthy = await placedWithTimers();
 
     const outcomes = await fireDueDeadlines(timer, ALL_DUE);
@@ -258,8 +206,11 @@ describe('the deadline timer', () => {
     expect(outcomes.filter((outcome) => outcome.orderId === healthy)).toMatchObject([
       { outcome: 'fired', appended: ['OrderCancellationRequested'] },
     ]);
+    const row = await timerRow(broken, 'inventory');
+    expect(row).toMatchObject({ failed_attempts: 1, parked_at: null, fired_at: null });
+    expect(row.last_error).toContain('SomethingForeign');
     expect(logLines.filter((line) => line.level === 50).map((line) => line.msg)).toContain(
-      `deadline timer failed order=${broken} deadline=inventory; it is tried again next pass`,
+      `deadline timer failed order=${broken} deadline=inventory (attempt 1 of 10); next attempt at ${row.next_attempt_at.toISOString()}`,
     );
   });
 });

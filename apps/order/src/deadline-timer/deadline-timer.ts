@@ -1,9 +1,13 @@
 // The deadline timer: a loop in the order service that fires due timer rows
 // every ORDER_TIMER_POLL_MS. The rows are the timers' whole state, so a timer
 // survives a SIGKILL of this process and a restart of the database: the next
-// pass of whichever process runs finds it due.
+// pass of whichever process runs finds it due. Each order-service process
+// runs one; each pass claims the rows it fires, so one process fires a row.
 import { Wakeup } from '@effectively-once/event-store';
 import { fireDueDeadlines, type DeadlineTimerDeps } from './fire-due-deadlines.js';
+
+/** Rows a pass claims and fires, the earliest due first. */
+export const TIMER_BATCH_SIZE = 20;
 
 export interface RunningDeadlineTimer {
   /** Stops polling and waits for the pass under way to finish. */
@@ -21,7 +25,7 @@ export interface RunningDeadlineTimer {
 export function startDeadlineTimer(input: {
   deps: DeadlineTimerDeps;
   pollMs: number;
-  /** Rows per pass; the earliest due go first. */
+  /** Rows per pass (TIMER_BATCH_SIZE); the earliest due go first. */
   batchSize?: number;
 }): RunningDeadlineTimer {
   const { deps, pollMs } = input;
@@ -30,7 +34,7 @@ export function startDeadlineTimer(input: {
   const loop = (async () => {
     while (!closing.signal.aborted) {
       try {
-        await fireDueDeadlines(deps, { limit: input.batchSize ?? 20 });
+        await fireDueDeadlines(deps, { limit: input.batchSize ?? TIMER_BATCH_SIZE });
       } catch (error) {
         deps.log.error({ err: error }, 'deadline timer: the pass failed; trying again');
       }

@@ -1,28 +1,46 @@
-// One pass of the deadline timer: each due, unfired timer row is decided as
-// ExpireOrder against the order's stream and then marked fired.
+// One pass of the deadline timer: it claims the due timer rows, decides each
+// as ExpireOrder against the order's stream and marks it fired, puts it off,
+// or records its failure (tried again after a backoff, parked when it has
+// failed too often), so no row is first in line forever.
 //
 // Crash windows, and what closes each:
-// - after the append, before the row is marked: the row is still due; the
-//   next pass decides again on the order, now cancelling, and appends nothing.
-// - two timers (two order-service processes) fire one row together: both
-//   append at the revision they loaded; the store takes one, the other gets
-//   WrongExpectedRevision (or the same event id) and decides again next pass.
+// - after the claim, before the row is marked (the process dies, or fails to
+//   record a failure): the row stays claimed until TIMER_CLAIM_MS pass, then
+//   any process finds it due. The timer is late by up to a claim, never lost.
+// - after the append, before the row is marked: likewise due again once its
+//   claim ends; the next firing decides again on the order, now cancelling,
+//   and appends nothing.
+// - two processes fire one row together: the claim keeps them apart unless a
+//   firing outlasts its claim and another process claims the row too. Then
+//   both append at the revision they loaded; the store takes one, the other
+//   gets WrongExpectedRevision (or the same event id) and decides again next pass.
 // - the row fires into an empty stream while a retry of the placement is
 //   appending: the placement re-arms the row after its append (a new
-//   generation), so this firing is not marked and the row fires again.
+//   generation, due again at once), so this firing is not marked and the row fires again.
 import type { OrderDeadlineName, OrderEvent } from '@effectively-once/contracts';
 import { WrongExpectedRevisionError, type EventStore } from '@effectively-once/event-store';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { decide } from '../domain/order.decide.js';
+import { dueAt } from '../domain/order-deadlines.js';
 import { handleOrderCommand } from '../order-command/order-command.handler.js';
-import { commandCause } from '../adapters/eventStore/order-stream.js';
+import { commandCause, type LoadedOrder } from '../adapters/eventStore/order-stream.js';
 import {
-  findDueDeadlines,
+  claimDueDeadlines,
   markDeadlineFired,
+  putOffDeadline,
+  recordDeadlineFailure,
 } from '../adapters/postgres/order-deadline.repository.js';
 import type { OrderDeadlineRow } from '../adapters/postgres/order-deadline.table.js';
 import type { OrderDatabase } from '../adapters/postgres/order.database.js';
+import { TIMER_MAX_FAILED_ATTEMPTS, timerRetryAfter } from './timer-retry.js';
+
+/**
+ * How long a process holds the rows it claimed before another may take them:
+ * far longer than a pass over a batch takes, and the most a timer is late
+ * when the process that claimed it dies.
+ */
+export const TIMER_CLAIM_MS = 15_000;
 
 type LeftBecause = 'not_due' | 'order_changed' | 'superseded';
 
@@ -34,11 +52,12 @@ export interface DeadlineTimerDeps {
 }
 
 /**
- * What became of one due row: `fired` (decided and marked; `appended` empty
- * when the order had moved on), or `left`: not due by this clock, the order
- * changed under the append, or the row was re-armed or marked meanwhile
- * (`superseded`), or the attempt failed. A left row that is still unfired
- * is tried again next pass.
+ * What became of one claimed row: `fired` (decided and marked; `appended`
+ * empty when the order had moved on), or `left`: put off to the order's own
+ * later deadline (`not_due`), due again next pass because the order changed
+ * under the append, re-armed or marked meanwhile (`superseded`), or its
+ * firing threw: tried again after a backoff (`failed`) or, after
+ * TIMER_MAX_FAILED_ATTEMPTS, never again by itself (`parked`).
  */
 export type FiringOutcome =
   | {
@@ -51,14 +70,22 @@ export type FiringOutcome =
       readonly orderId: string;
       readonly deadline: OrderDeadlineName;
       readonly outcome: 'left';
-      readonly why: LeftBecause | 'failed';
+      readonly why: LeftBecause | 'failed' | 'parked';
     };
+
+/** When the order's own deadline falls due; an order with none cannot refuse NOT_DUE. */
+function deadlineOf(order: LoadedOrder, deadline: OrderDeadlineName): Date {
+  if (order.state.status === 'not_placed' || order.state.deadlines === null) {
+    throw new Error(`ExpireOrder was refused NOT_DUE on an order with no ${deadline} deadline`);
+  }
+  return dueAt(order.state.deadlines, deadline);
+}
 
 async function fireDeadline(
   deps: DeadlineTimerDeps,
   row: OrderDeadlineRow,
 ): Promise<FiringOutcome> {
-  const { order_id: orderId, deadline } = row;
+  const { order_id: orderId, deadline, generation } = row;
   const left = (why: LeftBecause) => ({ orderId, deadline, outcome: 'left', why }) as const;
   const now = deps.now();
   let events: readonly OrderEvent[];
@@ -68,19 +95,20 @@ async function fireDeadline(
       causeId: commandCause('ExpireOrder', orderId),
       decide: (state) => decide({ type: 'ExpireOrder', data: { orderId, deadline, now } }, state),
     });
-    // This clock is behind the one that found the row due: try again next pass.
-    if (expiry.outcome === 'refused') return left('not_due');
+    if (expiry.outcome === 'refused') {
+      // The order's stream holds a later deadline than the row (the durations
+      // changed, or this clock is behind the one that wrote the row): wait for it.
+      const nextAttemptAt = deadlineOf(expiry.order, deadline);
+      await putOffDeadline(deps.db, { orderId, deadline, generation, nextAttemptAt });
+      return left('not_due');
+    }
     events = expiry.events;
   } catch (error) {
-    if (error instanceof WrongExpectedRevisionError) return left('order_changed');
-    throw error;
+    if (!(error instanceof WrongExpectedRevisionError)) throw error;
+    await putOffDeadline(deps.db, { orderId, deadline, generation, nextAttemptAt: now });
+    return left('order_changed');
   }
-  const marked = await markDeadlineFired(deps.db, {
-    orderId,
-    deadline,
-    generation: row.generation,
-    firedAt: now,
-  });
+  const marked = await markDeadlineFired(deps.db, { orderId, deadline, generation, firedAt: now });
   const appended = events.map((event) => event.type);
   if (!marked && appended.length === 0) return left('superseded');
   deps.log.info(
@@ -90,9 +118,40 @@ async function fireDeadline(
   return { orderId, deadline, outcome: 'fired', appended };
 }
 
+/** Counts the failure on the row: a later next attempt, or parked with its reason. */
+async function recordFailure(
+  deps: DeadlineTimerDeps,
+  row: OrderDeadlineRow,
+  error: unknown,
+): Promise<FiringOutcome> {
+  const { order_id: orderId, deadline, generation } = row;
+  const failedAttempts = row.failed_attempts + 1;
+  const now = deps.now();
+  const retry = timerRetryAfter({ failedAttempts, now });
+  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  await recordDeadlineFailure(deps.db, {
+    orderId,
+    deadline,
+    generation,
+    failedAttempts,
+    error: reason,
+    retry,
+    now,
+  });
+  const attempt = `attempt ${String(failedAttempts)} of ${String(TIMER_MAX_FAILED_ATTEMPTS)}`;
+  deps.log.error(
+    { err: error, orderId, deadline, failedAttempts },
+    retry.next === 'park'
+      ? `deadline timer parked order=${orderId} deadline=${deadline} after ${attempt}: ${reason}`
+      : `deadline timer failed order=${orderId} deadline=${deadline} (${attempt}); next attempt at ${retry.at.toISOString()}`,
+  );
+  return { orderId, deadline, outcome: 'left', why: retry.next === 'park' ? 'parked' : 'failed' };
+}
+
 /**
- * Fires the timers due now, earliest first, at most `limit` of them. A row
- * that fails is logged and left for the next pass; the others go on.
+ * Claims the timers due now, earliest first, at most `limit` of them, and
+ * fires each. A row that fails is tried again after a backoff, or parked;
+ * the others go on.
  *
  * @example
  * const outcomes = await fireDueDeadlines({ db, store, now, log }, { limit: 20 });
@@ -101,22 +160,18 @@ export async function fireDueDeadlines(
   deps: DeadlineTimerDeps,
   input: { limit: number },
 ): Promise<FiringOutcome[]> {
-  const due = await findDueDeadlines(deps.db, { now: deps.now(), limit: input.limit });
+  const now = deps.now();
+  const claimed = await claimDueDeadlines(deps.db, {
+    now,
+    claimedUntil: new Date(now.getTime() + TIMER_CLAIM_MS),
+    limit: input.limit,
+  });
   const outcomes: FiringOutcome[] = [];
-  for (const row of due) {
+  for (const row of claimed) {
     try {
       outcomes.push(await fireDeadline(deps, row));
     } catch (error) {
-      deps.log.error(
-        { err: error, orderId: row.order_id, deadline: row.deadline },
-        `deadline timer failed order=${row.order_id} deadline=${row.deadline}; it is tried again next pass`,
-      );
-      outcomes.push({
-        orderId: row.order_id,
-        deadline: row.deadline,
-        outcome: 'left',
-        why: 'failed',
-      });
+      outcomes.push(await recordFailure(deps, row, error));
     }
   }
   return outcomes;

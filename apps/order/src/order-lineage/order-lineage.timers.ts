@@ -6,18 +6,34 @@ import type { LineageTimerRow } from '@effectively-once/service-kit/lineage';
 import type { Kysely } from 'kysely';
 import type { OrderDatabase } from '../adapters/postgres/order.database.js';
 
-/** The order's timers, due first. */
+/** The order's timers, due first, with their failures: a parked timer and why. */
 export async function readOrderTimers(
   db: Kysely<OrderDatabase>,
   orderId: string,
 ): Promise<LineageTimerRow[]> {
   const rows = await db
     .selectFrom('order_deadline')
-    .select(['deadline', 'due_at', 'fired_at'])
+    .select([
+      'deadline',
+      'due_at',
+      'fired_at',
+      'next_attempt_at',
+      'failed_attempts',
+      'last_error',
+      'parked_at',
+    ])
     .where('order_id', '=', orderId)
     .orderBy('due_at')
     .execute();
-  return rows.map((row) => ({ name: row.deadline, dueAt: row.due_at, firedAt: row.fired_at }));
+  return rows.map((row) => ({
+    name: row.deadline,
+    dueAt: row.due_at,
+    firedAt: row.fired_at,
+    nextAttemptAt: row.fired_at === null && row.parked_at === null ? row.next_attempt_at : null,
+    failedAttempts: row.failed_attempts,
+    lastError: row.last_error,
+    parkedAt: row.parked_at,
+  }));
 }
 
 /**

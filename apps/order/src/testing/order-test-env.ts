@@ -33,6 +33,8 @@ export interface OrderTestEnv extends OrderAppDeps {
   readonly store: EventStore;
   /** The app on these dependencies, for `inject`. */
   readonly app: FastifyZodInstance;
+  /** Another pool on the same database: what a second order-service process looks like to PostgreSQL. */
+  readonly connect: () => Kysely<OrderDatabase>;
 }
 
 /** A clock one second further on each call: rows get distinct, ordered times. */
@@ -51,9 +53,10 @@ export function steppingClock(start = new Date('2026-11-30T09:00:00.000Z')): () 
  * const response = await env.app.inject({ method: 'GET', url: '/orders' });
  */
 export async function createOrderTestEnv(): Promise<OrderTestEnv> {
-  const { db } = await createTestDatabase<OrderDatabase>(
+  const testDatabase = await createTestDatabase<OrderDatabase>(
     combineMigrations(idempotencyMigrations, orderMigrations),
   );
+  const { db } = testDatabase;
   const eventStoreDatabase = await createTestDatabase<unknown>(eventStoreMigrations);
   const store = createPostgresEventStore({ url: eventStoreDatabase.url, maxConnections: 4 });
   const deps: OrderAppDeps = {
@@ -70,7 +73,7 @@ export async function createOrderTestEnv(): Promise<OrderTestEnv> {
     await app.close();
     await store.close();
   });
-  return { ...deps, app };
+  return { ...deps, app, connect: () => testDatabase.connect() };
 }
 
 /**

@@ -29,12 +29,22 @@ export const LineageOutboxRow = z.object({
 });
 export type LineageOutboxRow = z.infer<typeof LineageOutboxRow>;
 
-/** A durable timer of the order (the order service's deadlines); `firedAt` null: still to fire. */
+/**
+ * A durable timer of the order (the order service's deadlines); `firedAt`
+ * null: still to fire. A timer whose firing failed is tried again at
+ * `nextAttemptAt`, or, `parkedAt` set, never again by itself (docs/services/order.md).
+ */
 export const LineageTimer = z.object({
   service: z.string(),
   name: z.string(),
   dueAt: Timestamp,
   firedAt: Timestamp.nullable(),
+  /** When it is tried next; null once fired or parked. */
+  nextAttemptAt: Timestamp.nullable(),
+  failedAttempts: z.number().int().nonnegative(),
+  /** The last failure, as the timer logged it; null while none failed. */
+  lastError: z.string().nullable(),
+  parkedAt: Timestamp.nullable(),
 });
 export type LineageTimer = z.infer<typeof LineageTimer>;
 

@@ -35,7 +35,17 @@ registerLineageRoute(app, {
   markers: markerView(db),
   outbox: outboxView(db),
   timers: (orderId) =>
-    Promise.resolve([{ name: `deadline-of-${orderId}`, dueAt: new Date(0), firedAt: null }]),
+    Promise.resolve([
+      {
+        name: `deadline-of-${orderId}`,
+        dueAt: new Date(0),
+        firedAt: null,
+        nextAttemptAt: null,
+        failedAttempts: 10,
+        lastError: 'UnreadableOrderStreamError: unknown event',
+        parkedAt: new Date(1_000),
+      },
+    ]),
 });
 afterAll(() => app.close());
 
@@ -112,7 +122,15 @@ describe('GET /lineage/:orderId', () => {
     const orderId = randomUUID();
     const lineage = await lineageOf(orderId, []);
     expect(lineage.timers).toEqual([
-      { name: `deadline-of-${orderId}`, dueAt: new Date(0).toISOString(), firedAt: null },
+      {
+        name: `deadline-of-${orderId}`,
+        dueAt: new Date(0).toISOString(),
+        firedAt: null,
+        nextAttemptAt: null,
+        failedAttempts: 10,
+        lastError: 'UnreadableOrderStreamError: unknown event',
+        parkedAt: new Date(1_000).toISOString(),
+      },
     ]);
   });
 

@@ -31,6 +31,11 @@ export interface LineageTimerRow {
   readonly name: string;
   readonly dueAt: Date;
   readonly firedAt: Date | null;
+  /** Null once fired or parked. */
+  readonly nextAttemptAt: Date | null;
+  readonly failedAttempts: number;
+  readonly lastError: string | null;
+  readonly parkedAt: Date | null;
 }
 
 export interface LineageRouteInput {
@@ -94,6 +99,10 @@ export function registerLineageRoute(app: FastifyZodInstance, input: LineageRout
           name: timer.name,
           dueAt: timer.dueAt.toISOString(),
           firedAt: timer.firedAt?.toISOString() ?? null,
+          nextAttemptAt: timer.nextAttemptAt?.toISOString() ?? null,
+          failedAttempts: timer.failedAttempts,
+          lastError: timer.lastError,
+          parkedAt: timer.parkedAt?.toISOString() ?? null,
         })),
       };
     },

@@ -105,12 +105,14 @@ export function formatLineage(lineage: OrderLineage): string {
     section(
       'Timers',
       textTable(
-        ['service', 'deadline', 'due', 'fired'],
+        ['service', 'deadline', 'due', 'fired', 'failed', 'parked'],
         lineage.timers.map((timer) => [
           timer.service,
           timer.name,
           timer.dueAt,
           timer.firedAt ?? '-',
+          String(timer.failedAttempts),
+          timer.parkedAt === null ? '-' : `${timer.parkedAt}: ${timer.lastError ?? '-'}`,
         ]),
       ),
     ),

@@ -103,7 +103,18 @@ const lineage: OrderLineage = {
       sentAt: '2026-12-01T10:00:00.300Z',
     },
   ],
-  timers: [{ service: 'order', name: 'payment', dueAt: '2026-12-01T10:02:00.000Z', firedAt: null }],
+  timers: [
+    {
+      service: 'order',
+      name: 'payment',
+      dueAt: '2026-12-01T10:02:00.000Z',
+      firedAt: null,
+      nextAttemptAt: '2026-12-01T10:02:00.000Z',
+      failedAttempts: 0,
+      lastError: null,
+      parkedAt: null,
+    },
+  ],
   sources: {
     outcomes: 'delivery-log',
     services: [
@@ -146,7 +157,7 @@ describe('formatLineage', () => {
     expect(text).toMatch(
       /^inventory +InventoryReserved +inventory-0b7c6f64 +10:00:00\.250 +10:00:00\.300$/m,
     );
-    expect(text).toMatch(/^order +payment +2026-12-01T10:02:00\.000Z +-$/m);
+    expect(text).toMatch(/^order +payment +2026-12-01T10:02:00\.000Z +- +0 +-$/m);
     expect(text).toContain(
       'Sources: outcomes: delivery-log; order: ok; payment: failed (HTTP 503)',
     );

@@ -241,12 +241,21 @@ describe('assembleLineage', () => {
         },
       ],
     });
+    const toFire = (name: string, dueAt: string) => ({
+      name,
+      dueAt,
+      firedAt: null,
+      nextAttemptAt: dueAt,
+      failedAttempts: 0,
+      lastError: null,
+      parkedAt: null,
+    });
     const withTimer = answer('order', {
       timers: [
-        { name: 'inventory', dueAt: '2026-12-01T10:00:30.000Z', firedAt: null },
+        toFire('inventory', '2026-12-01T10:00:30.000Z'),
         // Due 2 s ago: within the grace its timer polls in, so not a hold yet.
-        { name: 'payment', dueAt: '2026-12-01T10:00:58.000Z', firedAt: null },
-        { name: 'complete', dueAt: '2026-12-01T10:05:00.000Z', firedAt: null },
+        toFire('payment', '2026-12-01T10:00:58.000Z'),
+        toFire('complete', '2026-12-01T10:05:00.000Z'),
       ],
     });
     const lineage = lineageOf({ messages: [placed], services: [inventory, withTimer, withUnsent] });
@@ -267,6 +276,42 @@ describe('assembleLineage', () => {
     expect(lineage.now.waitingOn.map((hold) => [hold.kind, hold.detail])).toEqual([
       ['unsent', `in the payment outbox, not yet appended to payment-${ORDER_ID}`],
       ['timer', 'the inventory deadline was due at 2026-12-01T10:00:30.000Z and has not fired'],
+    ]);
+  });
+
+  it('says why a timer is overdue: failing, and when it is tried next, or parked', () => {
+    const overdue = { dueAt: '2026-12-01T10:00:30.000Z', firedAt: null };
+    const withTimers = answer('order', {
+      timers: [
+        {
+          name: 'inventory',
+          ...overdue,
+          nextAttemptAt: null,
+          failedAttempts: 10,
+          lastError: 'UnreadableOrderStreamError: unknown event',
+          parkedAt: '2026-12-01T10:00:50.000Z',
+        },
+        {
+          name: 'payment',
+          ...overdue,
+          nextAttemptAt: '2026-12-01T10:01:04.000Z',
+          failedAttempts: 2,
+          lastError: 'Error: store down',
+          parkedAt: null,
+        },
+      ],
+    });
+    const lineage = lineageOf({ messages: [placed], services: [inventory, withTimers] });
+
+    expect(lineage.now.waitingOn.map((hold) => [hold.kind, hold.detail])).toEqual([
+      [
+        'timer',
+        'the inventory deadline was due at 2026-12-01T10:00:30.000Z and has not fired: its timer is parked after 10 failed attempts, the last: UnreadableOrderStreamError: unknown event',
+      ],
+      [
+        'timer',
+        'the payment deadline was due at 2026-12-01T10:00:30.000Z and has not fired: 2 failed attempts, the last: Error: store down; next attempt at 2026-12-01T10:01:04.000Z',
+      ],
     ]);
   });
 

@@ -1,5 +1,5 @@
 // What an order still waits on, read off its assembled lineage: deliveries
-// not settled, outbox rows not sent, timers overdue. Pure.
+// not settled, outbox rows not sent, timers overdue or parked. Pure.
 import type {
   LineageHold,
   LineageMessage,
@@ -87,9 +87,19 @@ export function holdsOf(input: {
       consumer: null,
       eventId: null,
       eventType: null,
-      detail: `the ${timer.name} deadline was due at ${timer.dueAt} and has not fired`,
+      detail: timerHoldDetail(timer),
     }));
   return [...deliveryHolds(input.messages), ...unsent, ...overdue];
+}
+
+function timerHoldDetail(timer: LineageTimer): string {
+  const late = `the ${timer.name} deadline was due at ${timer.dueAt} and has not fired`;
+  const failures = `${String(timer.failedAttempts)} failed attempts, the last: ${timer.lastError ?? 'no error recorded'}`;
+  if (timer.parkedAt !== null) return `${late}: its timer is parked after ${failures}`;
+  if (timer.failedAttempts > 0) {
+    return `${late}: ${failures}; next attempt at ${timer.nextAttemptAt ?? 'unknown'}`;
+  }
+  return late;
 }
 
 /**

@@ -19,6 +19,18 @@ export interface OrderDeadlineTable {
   generation: Generated<number>;
   /** When the timer decided the deadline; null while it is still to fire. */
   fired_at: ColumnType<Date | null, never, Date | null>;
+  /**
+   * When the timer may try the row next: `due_at` at first, then the end of a
+   * process's claim on it, of a backoff after a failure, or the order's own
+   * later deadline. The due query takes rows by this time, not `due_at`.
+   */
+  next_attempt_at: Date;
+  /** Firings that failed (threw) since the row was written or re-armed. */
+  failed_attempts: Generated<number>;
+  /** The last failure's message; null while none failed. */
+  last_error: ColumnType<string | null, never, string | null>;
+  /** Set when the row failed too often: it is never tried again by itself. */
+  parked_at: ColumnType<Date | null, never, Date | null>;
 }
 
 export type OrderDeadlineRow = Selectable<OrderDeadlineTable>;

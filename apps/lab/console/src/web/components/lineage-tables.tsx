@@ -163,6 +163,14 @@ export function TimersTable({ timers }: { readonly timers: readonly LineageTimer
           header: 'Fired (UTC)',
           cell: (timer) => (timer.firedAt === null ? 'not yet' : formatDateTime(timer.firedAt)),
         },
+        { header: 'Failed attempts', cell: (timer) => String(timer.failedAttempts) },
+        {
+          header: 'Parked',
+          cell: (timer) =>
+            timer.parkedAt === null
+              ? '-'
+              : `${formatDateTime(timer.parkedAt)}: ${timer.lastError ?? 'no error recorded'}`,
+        },
       ]}
     />
   );
