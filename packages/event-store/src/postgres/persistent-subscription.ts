@@ -31,7 +31,7 @@ import { loadGroup, type GroupRow } from './groups.js';
 import { heldBackBackoff } from './held-back.js';
 import { ackBatch, type AckBatch } from './ack-batch.js';
 import { consumeRound } from './consume.js';
-import { releaseConsumerLeases, settleNack, type LeasedRow } from './leases.js';
+import { releaseConsumerLeases, settleNack, type LeaseOf, type LeasedRow } from './leases.js';
 import { openConsumerSession, type ConsumerSession } from './listener-session.js';
 import { loadXmin, type IdleState } from './idle-state.js';
 import { toRecordedEvent } from './read.js';
@@ -39,7 +39,7 @@ import { closableIterable } from './closable-iterable.js';
 
 interface PendingAck {
   groupId: number;
-  position: number;
+  lease: LeaseOf;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -104,17 +104,22 @@ export function openPersistentSubscription(
     return taken;
   };
 
-  // One batch of acknowledgments per group id (a group keeps its id for life).
+  // One batch of acknowledgments per group id (a group keeps its id for life;
+  // this consumer keeps its id for the life of its session).
   const ackBatches = new Map<number, AckBatch>();
   const acksOf = (groupId: number): AckBatch => {
     let batch = ackBatches.get(groupId);
-    if (batch === undefined) ackBatches.set(groupId, (batch = ackBatch(db, groupId)));
+    if (batch === undefined) {
+      // Deliveries exist only once the session is open, and an ack needs one.
+      if (session === undefined) throw new Error('An acknowledgment before the consumer opened.');
+      ackBatches.set(groupId, (batch = ackBatch(db, { groupId, consumerId: session.consumerId })));
+    }
     return batch;
   };
 
   const toDelivery = (row: LeasedRow, groupId: number, consumerId: number): Delivery => {
     const event = toRecordedEvent(row);
-    const position = row.global_position;
+    const lease: LeaseOf = { position: row.global_position, deliveries: row.deliveries };
     const settle = settleOnce(event.id, () => {
       inFlight--;
       if (waitingForSlot) session?.wakeup.signal();
@@ -122,13 +127,13 @@ export function openPersistentSubscription(
     return {
       event,
       retryCount: row.deliveries - 1,
-      ack: () => settle(() => ack(groupId, position)),
+      ack: () => settle(() => ack(groupId, lease)),
       nack: async (action, reason, nackOptions) => {
         assertNack(action, reason, nackOptions);
         const retryAfterMs = nackOptions?.retryAfterMs;
         const counted = nackOptions?.counted ?? true;
         await settle(() =>
-          settleNack(db, { groupId, consumerId, position, action, reason, retryAfterMs, counted }),
+          settleNack(db, { groupId, consumerId, lease, action, reason, retryAfterMs, counted }),
         );
         // The loop may be asleep waiting for this settlement (see the header).
         session?.wakeup.signal();
@@ -136,12 +141,12 @@ export function openPersistentSubscription(
     };
   };
 
-  const ack = (groupId: number, position: number): Promise<void> => {
+  const ack = (groupId: number, lease: LeaseOf): Promise<void> => {
     // The loop has ended: no round will come, so the ack goes alone and is awaited.
-    if (finished) return acksOf(groupId).ack(position);
-    if (loopState === 'yielded') return acksOf(groupId).ack(position);
+    if (finished) return acksOf(groupId).ack(lease);
+    if (loopState === 'yielded') return acksOf(groupId).ack(lease);
     return new Promise<void>((resolve, reject) => {
-      acksForRound.push({ groupId, position, resolve, reject });
+      acksForRound.push({ groupId, lease, resolve, reject });
       if (loopState !== 'waiting') return;
       if (acksMayWait()) armAckTimer();
       else session?.wakeup.signal();
@@ -152,7 +157,7 @@ export function openPersistentSubscription(
   const sendAcksAlone = (acks: readonly PendingAck[]): Promise<unknown> =>
     Promise.allSettled(
       acks.map((pending) =>
-        acksOf(pending.groupId).ack(pending.position).then(pending.resolve, pending.reject),
+        acksOf(pending.groupId).ack(pending.lease).then(pending.resolve, pending.reject),
       ),
     );
 
@@ -184,7 +189,7 @@ export function openPersistentSubscription(
         consumerId: consumer.consumerId,
         limit: capacity,
         reclaim,
-        acked: riding.map((pending) => pending.position),
+        acked: riding.map((pending) => pending.lease),
       });
     } catch (error) {
       // The round rolled back, its acks with it. They still go, each on its

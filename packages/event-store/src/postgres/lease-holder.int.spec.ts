@@ -1,0 +1,109 @@
+// Only the lease holder settles (issue 27, finding 3): a consumer whose lease
+// ran out and was taken over must not free the key's next message while the
+// new holder works.
+import { createTestDatabase } from '@effectively-once/postgres/testing';
+import { sql } from 'kysely';
+import { describe, expect, it, vi } from 'vitest';
+import type { Delivery } from '../port/subscription.js';
+import { newEvent, uniqueName } from '../testing/contract/harness.js';
+import { receive } from '../testing/receiver.js';
+import type { EventStoreTables } from './event-store.tables.js';
+import { eventStoreMigrations } from './migrations/index.js';
+import { createPostgresEventStore } from './postgres-event-store.js';
+
+const { url, db } = await createTestDatabase<EventStoreTables>(eventStoreMigrations);
+
+interface MessageRow {
+  lease_consumer: number | null;
+  lease_expires_at: Date | null;
+}
+
+/** The group's row for an event, or undefined once it is deleted (acknowledged). */
+async function messageOf(eventId: string): Promise<MessageRow | undefined> {
+  const { rows } = await sql<MessageRow>`
+    SELECT m.lease_consumer, m.lease_expires_at FROM es_subscription_message m
+      JOIN es_event e ON e.global_position = m.global_position
+     WHERE e.event_id = ${eventId}::uuid`.execute(db);
+  return rows[0];
+}
+
+/** As if the lease had run out while its handler still worked. */
+async function expireLease(eventId: string): Promise<void> {
+  await sql`
+    UPDATE es_subscription_message m SET lease_expires_at = now()
+      FROM es_event e
+     WHERE e.global_position = m.global_position AND e.event_id = ${eventId}::uuid`.execute(db);
+}
+
+async function firstDelivery(iterator: AsyncIterator<Delivery>): Promise<Delivery> {
+  const next = await iterator.next();
+  if (next.done === true) throw new Error('the subscription ended early');
+  return next.value;
+}
+
+const staleSettlements = {
+  'an ack sent alone': (delivery: Delivery) => delivery.ack(),
+  'an ack that rides with the next round': (delivery: Delivery, resume: () => void) => {
+    resume();
+    return delivery.ack();
+  },
+  'a skip': (delivery: Delivery) => delivery.nack('skip', 'not for this consumer'),
+};
+
+describe('a settlement from a consumer whose lease was taken over', () => {
+  for (const [name, settle] of Object.entries(staleSettlements)) {
+    it(`${name} leaves the message to its new holder, and the key's next message waits`, async () => {
+      const store = createPostgresEventStore({ url, pollIntervalMs: 100 });
+      try {
+        // Given an ordered group, whose first message A holds...
+        const prefix = uniqueName('takeover');
+        const group = uniqueName('group');
+        await store.createSubscriptionGroup(group, {
+          filter: { kind: 'stream_prefix', prefixes: [prefix] },
+          orderingKey: { source: { from: 'stream' }, supersedeParkedWith: [] },
+          maxInFlight: 1,
+          messageTimeoutMs: 30_000,
+        });
+        const [first, second] = [newEvent('First'), newEvent('Second')];
+        await store.appendToStream(`${prefix}-1`, [first, second], {
+          expectedRevision: 'no_stream',
+        });
+        const a = store.subscribeToGroup(group);
+        const aIterator = a[Symbol.asyncIterator]();
+        const aFirst = await firstDelivery(aIterator);
+        const aId = (await messageOf(first.id))?.lease_consumer;
+
+        // ...until its lease runs out and B takes the message over
+        await expireLease(first.id);
+        const b = store.subscribeToGroup(group);
+        const bDeliveries = receive(b);
+        const bFirst = await bDeliveries.next();
+        expect(bFirst.event.id).toBe(first.id);
+        const bId = (await messageOf(first.id))?.lease_consumer;
+        expect(bId).not.toBe(aId);
+
+        // When A settles its stale delivery (it resolves: A's work is done)
+        let aResumed: Promise<unknown> | undefined;
+        await settle(aFirst, () => {
+          aResumed = aIterator.next();
+        });
+
+        // Then the message is still B's, and the key's next one was not leased
+        expect(await messageOf(first.id), 'First after the stale settlement').toMatchObject({
+          lease_consumer: bId,
+        });
+        expect(await messageOf(second.id)).toMatchObject({ lease_consumer: null });
+
+        // And once B acknowledges, the next message of the key is leased
+        await bFirst.ack();
+        await vi.waitFor(
+          async () => expect((await messageOf(second.id))?.lease_consumer).not.toBeNull(),
+          { timeout: 10_000 },
+        );
+        await Promise.all([b.close(), a.close(), aResumed]);
+      } finally {
+        await store.close();
+      }
+    });
+  }
+});
