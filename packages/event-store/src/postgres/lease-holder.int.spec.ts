@@ -1,6 +1,8 @@
-// Only the lease holder settles (issue 27, finding 3): a consumer whose lease
+// Only the lease holder settles, and a loop that fails keeps the leases its
+// handlers still work on (issue 27, findings 3 and 2): a consumer whose lease
 // ran out and was taken over must not free the key's next message while the
-// new holder works.
+// new holder works, and a consumer whose session broke must not hand a running
+// handler's message to a peer.
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
@@ -9,6 +11,7 @@ import { newEvent, uniqueName } from '../testing/contract/harness.js';
 import { receive } from '../testing/receiver.js';
 import type { EventStoreTables } from './event-store.tables.js';
 import { eventStoreMigrations } from './migrations/index.js';
+import { CONSUMER_LOCK_NAMESPACE } from './leases.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
 
 const { url, db } = await createTestDatabase<EventStoreTables>(eventStoreMigrations);
@@ -106,4 +109,48 @@ describe('a settlement from a consumer whose lease was taken over', () => {
       }
     });
   }
+});
+
+/** Ends a consumer's session from the server's side, as a dropped connection would. */
+async function terminateSessionOf(consumerId: number): Promise<void> {
+  await sql`
+    SELECT pg_terminate_backend(l.pid) FROM pg_locks l
+     WHERE l.locktype = 'advisory' AND l.objsubid = 2 AND l.objid = ${consumerId}
+       AND l.classid = ${CONSUMER_LOCK_NAMESPACE}`.execute(db);
+}
+
+describe('a consumer loop that ends on a failure', () => {
+  it('keeps the lease of a delivery its handler still works on until the lease runs out', async () => {
+    const store = createPostgresEventStore({ url, pollIntervalMs: 100 });
+    try {
+      // Given a consumer whose handler holds a delivery, unsettled
+      const prefix = uniqueName('failing');
+      const group = uniqueName('group');
+      await store.createSubscriptionGroup(group, {
+        filter: { kind: 'stream_prefix', prefixes: [prefix] },
+        messageTimeoutMs: 3_000,
+      });
+      const event = newEvent();
+      await store.appendToStream(`${prefix}-1`, [event], { expectedRevision: 'no_stream' });
+      const subscription = store.subscribeToGroup(group);
+      const iterator = subscription[Symbol.asyncIterator]();
+      const handling = await firstDelivery(iterator);
+      const leased = await messageOf(event.id);
+      if (leased?.lease_consumer == null || leased.lease_expires_at === null)
+        throw new Error('the delivery is not leased');
+
+      // When its session's connection breaks and the loop ends on that failure
+      await terminateSessionOf(leased.lease_consumer);
+      await expect(iterator.next()).rejects.toThrow(/connection/);
+
+      // Then it gave the lease back no earlier than the lease ran out: until
+      // then the handler's message could not go to a peer from this loop
+      const { rows } = await sql<{ expired: boolean }>`
+        SELECT now() >= ${leased.lease_expires_at} AS expired`.execute(db);
+      expect(rows[0]?.expired, 'the lease had run out when the loop gave it back').toBe(true);
+      await handling.ack();
+    } finally {
+      await store.close();
+    }
+  });
 });

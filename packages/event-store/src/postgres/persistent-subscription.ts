@@ -36,6 +36,7 @@ import { openConsumerSession, type ConsumerSession } from './listener-session.js
 import { loadXmin, type IdleState } from './idle-state.js';
 import { toRecordedEvent } from './read.js';
 import { closableIterable } from './closable-iterable.js';
+import { handedOutDeliveries } from './handed-out.js';
 
 interface PendingAck {
   groupId: number;
@@ -75,6 +76,8 @@ export function openPersistentSubscription(
   let session: ConsumerSession | undefined;
   // Leased but not yet handed to the handler, with their positions.
   const buffer: { position: number; delivery: Delivery }[] = [];
+  // Handed to the handler and not settled yet.
+  const handedOut = handedOutDeliveries();
   // Where the loop is. An ack waits for the next round while the loop will get
   // to one by itself ('round') or can be woken for one ('waiting'), and
   // resolves when that round commits. Suspended at a yield, the loop may
@@ -123,6 +126,7 @@ export function openPersistentSubscription(
     const settle = settleOnce(event.id, () => {
       inFlight--;
       if (waitingForSlot) session?.wakeup.signal();
+      handedOut.settled(lease.position);
     });
     return {
       event,
@@ -240,6 +244,7 @@ export function openPersistentSubscription(
     // the next look waits for their settlement (or a NOTIFY, or the poll).
     let awaitSettlement = false;
     let idle: IdleState | undefined;
+    let failed = false;
     try {
       while (!closed) {
         const failure = consumer.failure();
@@ -249,6 +254,7 @@ export function openPersistentSubscription(
           // Acks that came during the round would wait on a loop that may not resume.
           void sendAcksAlone(acksTaken());
           loopState = 'yielded';
+          handedOut.add(next.position);
           yield next.delivery;
           loopState = 'round';
           continue;
@@ -286,11 +292,29 @@ export function openPersistentSubscription(
           loadedAt = Date.now();
         }
       }
+    } catch (error) {
+      failed = true;
+      throw error;
     } finally {
       closed = true;
       finished = true;
       // Before the leases go back: an acknowledged message must not be handed out again.
       while (acksForRound.length > 0) await sendAcksAlone(acksTaken());
+      // Ended by a failure (its session's connection broke, a round failed),
+      // the loop hands nothing out any more, but handlers may still be
+      // running on what it handed out: their leases stay until they settle
+      // (their acks and nacks go alone, through the pool), or until the
+      // group's message timeout, by which those leases have expired anyway.
+      // Giving them back now would hand a running handler's message to a peer.
+      // The limit: when the session's connection itself died, its advisory
+      // lock went with it, and a peer's reclaim may take these leases as
+      // orphaned at once. That window is covered by the handlers, not the
+      // store: their processed-message markers and business checks turn the
+      // second delivery into a duplicate, and a handler with an outside
+      // effect holds its intent per attempt (docs/event-store.md, "When a
+      // consumer's loop ends"). A graceful close does not wait: its caller
+      // decides when to close.
+      if (failed) await handedOut.allSettled(group.message_timeout_ms);
       await releaseConsumerLeases(db, {
         groupId: group.group_id,
         consumerId: consumer.consumerId,
