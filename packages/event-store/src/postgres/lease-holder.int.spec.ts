@@ -111,6 +111,48 @@ describe('a settlement from a consumer whose lease was taken over', () => {
   }
 });
 
+describe('a settlement from an earlier lease of the same consumer', () => {
+  it("leaves the message to the consumer's later lease, told apart by its delivery count", async () => {
+    const store = createPostgresEventStore({ url, pollIntervalMs: 100 });
+    try {
+      // Given an ordered group, and a consumer whose lease on its first message ran out
+      const prefix = uniqueName('relet');
+      const group = uniqueName('group');
+      await store.createSubscriptionGroup(group, {
+        filter: { kind: 'stream_prefix', prefixes: [prefix] },
+        orderingKey: { source: { from: 'stream' }, supersedeParkedWith: [] },
+        maxInFlight: 2,
+        messageTimeoutMs: 30_000,
+      });
+      const [first, second] = [newEvent('First'), newEvent('Second')];
+      await store.appendToStream(`${prefix}-1`, [first, second], {
+        expectedRevision: 'no_stream',
+      });
+      const subscription = store.subscribeToGroup(group);
+      const deliveries = receive(subscription);
+      const earlier = await deliveries.next();
+      await expireLease(first.id);
+
+      // When the same consumer leases it again and the earlier delivery is acknowledged
+      const later = await deliveries.next();
+      expect([later.event.id, later.retryCount]).toEqual([first.id, 1]);
+      const { lease_consumer } = (await messageOf(first.id)) ?? {};
+      await earlier.ack();
+
+      // Then the message is still leased, and the key's next one waits for the later delivery
+      expect(await messageOf(first.id), 'First after the earlier ack').toMatchObject({
+        lease_consumer,
+      });
+      expect(await messageOf(second.id)).toMatchObject({ lease_consumer: null });
+      await later.ack();
+      expect((await deliveries.next()).event.id).toBe(second.id);
+      await subscription.close();
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 /** Ends a consumer's session from the server's side, as a dropped connection would. */
 async function terminateSessionOf(consumerId: number): Promise<void> {
   await sql`
