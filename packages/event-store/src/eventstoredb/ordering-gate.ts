@@ -3,6 +3,10 @@
 // later ones of that key (unsettled at the server, so they use the
 // connection's buffer) until it is acknowledged or skipped. The guarantee is
 // per connection: competing round_robin consumers each order only their own.
+// The head is one delivery, not one event: when the server hands a message
+// out again (its message timeout ran out), only the newer delivery's
+// settlement moves the key on; the stale one's would let the next message
+// run beside the newer delivery (issue 27, finding 3).
 import { comparePositions, type RecordedEvent } from '../port/envelope.js';
 import type {
   BlockedMessage,
@@ -25,6 +29,8 @@ export type Outcome =
   | { readonly kind: 'parked' };
 
 interface Head {
+  /** The delivery that holds the key; its event is `entry.event`. */
+  readonly entry: GateEntry;
   readonly event: RecordedEvent;
   state: Exclude<BlockingState, 'queued'>;
   notBefore?: Date | undefined;
@@ -61,7 +67,7 @@ export interface OrderingGateOptions {
  * @example
  * const gate = orderingGate({ orderingKey, retryGraceMs: 30_000, onError: queue.fail });
  * gate.offer({ event, release: () => queue.push(delivery), park: (reason) => source.park(reason) });
- * gate.settled(event, { kind: 'done' });
+ * gate.settled(entry, { kind: 'done' });
  */
 export function orderingGate(options: OrderingGateOptions) {
   const keys = new Map<string, KeyState>();
@@ -70,9 +76,12 @@ export function orderingGate(options: OrderingGateOptions) {
 
   const admit = (key: string, entry: GateEntry): void => {
     const state = keys.get(key);
-    if (state === undefined)
-      keys.set(key, { head: { event: entry.event, state: 'in_flight' }, held: [] });
-    else state.head = { event: entry.event, state: 'in_flight' };
+    const head: Head = { entry, event: entry.event, state: 'in_flight' };
+    if (state === undefined) keys.set(key, { head, held: [] });
+    else {
+      clearTimeout(state.head.timer);
+      state.head = head;
+    }
     entry.release();
   };
 
@@ -114,10 +123,11 @@ export function orderingGate(options: OrderingGateOptions) {
       state.held.splice(at === -1 ? state.held.length : at, 0, entry);
     },
 
-    settled(event: RecordedEvent, outcome: Outcome): void {
-      const key = source === undefined ? undefined : orderingKeyOf(event, source);
+    /** The delivery `entry` was settled; a stale delivery of the head's event changes nothing. */
+    settled(entry: GateEntry, outcome: Outcome): void {
+      const key = source === undefined ? undefined : orderingKeyOf(entry.event, source);
       const state = key === undefined ? undefined : keys.get(key);
-      if (key === undefined || state?.head.event.id !== event.id) return;
+      if (key === undefined || state?.head.entry !== entry) return;
       if (outcome.kind === 'retry_scheduled') {
         const head = state.head;
         head.state = 'retry_scheduled';

@@ -11,7 +11,7 @@ import { esdbDelivery, type SettleTarget } from './esdb-delivery.js';
 import { toPortError } from './errors.js';
 import { readGroupOptions } from './group-options.js';
 import { fromEsdbEvent } from './mapping.js';
-import { orderingGate, type OrderingGate } from './ordering-gate.js';
+import { orderingGate, type GateEntry, type OrderingGate } from './ordering-gate.js';
 import {
   ensureRetryGroup,
   parseRetryRecord,
@@ -89,6 +89,11 @@ export function subscribeToEsdbGroup(connection: EsdbGroupConnection): Persisten
     });
     subscriptions = [main, retries];
     const offer = (event: RecordedEvent, retryCount: number, target: SettleTarget) => {
+      const entry: GateEntry = {
+        event,
+        release: () => queue.push(delivery),
+        park: target.park,
+      };
       const delivery = esdbDelivery({
         client,
         group,
@@ -97,9 +102,9 @@ export function subscribeToEsdbGroup(connection: EsdbGroupConnection): Persisten
         target,
         now,
         maxRetryCount: settings.maxRetryCount,
-        onSettled: (outcome) => openGate.settled(event, outcome),
+        onSettled: (outcome) => openGate.settled(entry, outcome),
       });
-      openGate.offer({ event, release: () => queue.push(delivery), park: target.park });
+      openGate.offer(entry);
     };
 
     const fromGroup = async (resolved: EsdbResolved) => {

@@ -244,7 +244,7 @@ describe('the ordering gate', () => {
     const gate = orderingGate({ orderingKey: key, retryGraceMs: 1_000, onError: () => undefined });
     const head = entry(esdbEvent({ type: 'OrderPaid' }), released, parked);
     gate.offer(head);
-    gate.settled(head.event, { kind: 'parked' });
+    gate.settled(head, { kind: 'parked' });
     // When a later update and then a cancellation arrive
     const update = entry(esdbEvent({ revision: 1n, type: 'OrderUpdated' }), released, parked);
     const cancel = entry(esdbEvent({ revision: 2n, type: 'OrderCancelled' }), released, parked);
@@ -255,6 +255,51 @@ describe('the ordering gate', () => {
       `${update.event.id}: blocked by parked message ${head.event.id} (OrderPaid) of ordering key "order-1"`,
     ]);
     expect(released).toEqual([head.event.id, cancel.event.id]);
+  });
+
+  it("a stale delivery's settlement does not release the key while the newer delivery of its event runs", () => {
+    // Given a head the server handed out again after its message timeout
+    const released: string[] = [];
+    const gate = orderingGate({ orderingKey: key, retryGraceMs: 1_000, onError: () => undefined });
+    const first = esdbEvent();
+    const stale = entry(first, released, []);
+    const again = entry(first, released, []);
+    const next = entry(
+      esdbEvent({ revision: 1n, position: { commit: 2n, prepare: 2n } }),
+      released,
+      [],
+    );
+    gate.offer(stale);
+    gate.offer(again);
+    gate.offer(next);
+    // When the stale delivery is acknowledged
+    gate.settled(stale, { kind: 'done' });
+    // Then the next message still waits for the newer delivery
+    expect(released).toEqual([first.id, first.id]);
+    gate.settled(again, { kind: 'done' });
+    expect(released).toEqual([first.id, first.id, next.event.id]);
+  });
+
+  it('holds a replayed parked message behind the superseding message still in flight', () => {
+    // Given a parked request passed by a cancellation, which is in flight
+    const released: string[] = [];
+    const gate = orderingGate({ orderingKey: key, retryGraceMs: 1_000, onError: () => undefined });
+    const request = esdbEvent({ type: 'PaymentRequested' });
+    const parkedRequest = entry(request, released, []);
+    gate.offer(parkedRequest);
+    gate.settled(parkedRequest, { kind: 'parked' });
+    const cancel = entry(
+      esdbEvent({ revision: 1n, type: 'OrderCancelled', position: { commit: 2n, prepare: 2n } }),
+      released,
+      [],
+    );
+    gate.offer(cancel);
+    // When the request is replayed
+    gate.offer(entry(request, released, []));
+    // Then it waits until the cancellation is settled
+    expect(released).toEqual([request.id, cancel.event.id]);
+    gate.settled(cancel, { kind: 'done' });
+    expect(released).toEqual([request.id, cancel.event.id, request.id]);
   });
 
   it('releases the key when a retried head does not come back to this connection in time', async () => {
@@ -270,7 +315,7 @@ describe('the ordering gate', () => {
     );
     gate.offer(head);
     gate.offer(next);
-    gate.settled(head.event, { kind: 'retry_scheduled', notBefore: new Date(Date.now() + 1_000) });
+    gate.settled(head, { kind: 'retry_scheduled', notBefore: new Date(Date.now() + 1_000) });
     // When its record went to another consumer and the grace has passed
     await vi.advanceTimersByTimeAsync(2_000);
     // Then the next message goes

@@ -182,7 +182,7 @@ describe('an ack delay', () => {
     // two events, and a next round that will fail (its function is missing)
     const consumer = await consumerWithAckDelay(LONGEST_DELAY, { maxInFlight: 1 });
     const first = await consumer.holdingTheFirstOf(2);
-    await sql`ALTER FUNCTION es_consume(integer, integer, integer, boolean, bigint[]) RENAME TO es_consume_unavailable`.execute(
+    await sql`ALTER FUNCTION es_consume(integer, integer, integer, boolean, bigint[], integer[]) RENAME TO es_consume_unavailable`.execute(
       db,
     );
     try {
@@ -194,7 +194,7 @@ describe('an ack delay', () => {
       expect(await messagesLeft(consumer.group)).toBe(1);
       await expect(consumer.deliveries.next()).rejects.toThrow('The subscription failed.');
     } finally {
-      await sql`ALTER FUNCTION es_consume_unavailable(integer, integer, integer, boolean, bigint[]) RENAME TO es_consume`.execute(
+      await sql`ALTER FUNCTION es_consume_unavailable(integer, integer, integer, boolean, bigint[], integer[]) RENAME TO es_consume`.execute(
         db,
       );
       await consumer.close();

@@ -1,11 +1,12 @@
 // One round of a consumer's loop, in one round trip and one commit: the
-// function es_consume (migrations 2026-12-01T02-00 and 2026-12-02T00-00)
-// deletes the messages acknowledged since the last round, pumps, reclaims when asked,
+// function es_consume (migrations 2026-12-01T02-00 to 2026-12-04T00-00)
+// deletes the messages acknowledged since the last round that no other lease
+// holds (leases.ts, "Only the lease holder settles"), pumps, reclaims when asked,
 // lets superseding messages pass parked ones, leases, and, when it leased
 // nothing, reports the idle state. See docs/event-store.md, "A consumer's loop".
 import { sql, type Kysely } from 'kysely';
 import type { EventStoreTables } from './event-store.tables.js';
-import type { LeasedRow } from './leases.js';
+import type { LeaseOf, LeasedRow } from './leases.js';
 import type { IdleState } from './idle-state.js';
 
 type ConsumeRow = { [Column in keyof LeasedRow]: LeasedRow[Column] | null } & {
@@ -33,13 +34,16 @@ export async function consumeRound(
     consumerId: number;
     limit: number;
     reclaim: boolean;
-    /** Positions acknowledged since the last round, deleted before leasing. */
-    acked: readonly number[];
+    /** Leases acknowledged since the last round, deleted before leasing. */
+    acked: readonly LeaseOf[];
   },
 ): Promise<ConsumeRound> {
   const { rows } = await sql<ConsumeRow>`
     SELECT * FROM es_consume(${input.groupId}, ${input.consumerId}, ${input.limit}, ${input.reclaim},
-                             ${input.acked}::bigint[])`.execute(db);
+                             ${input.acked.map((lease) => lease.position)}::bigint[],
+                             ${input.acked.map((lease) => lease.deliveries)}::integer[])`.execute(
+    db,
+  );
   const leased = rows.filter(isLeased);
   const idleRow = rows.find((row) => !isLeased(row));
   return {

@@ -19,6 +19,34 @@ export interface LeasedRow extends EventRow {
   deliveries: number;
 }
 
+/**
+ * One lease of one message: its position and the delivery count it was
+ * leased with. Each lease adds one to the count, so the count tells this
+ * lease from a later one the same consumer took after this one ran out.
+ */
+export interface LeaseOf {
+  position: number;
+  deliveries: number;
+}
+
+/**
+ * Only the lease holder settles. A settlement applies to the row only while
+ * no other lease holds it: still this consumer's lease with the count it was
+ * leased with, or nobody's (the lease ran out and no one took the message
+ * yet; an ack may then delete it, the work being done). A consumer whose
+ * lease ran out and was taken over settles nothing: the new holder's work
+ * must keep the key, or the next message of the key would run beside it
+ * (docs/event-store.md, known difference 15). The same rule is written in
+ * es_consume (migration 2026-12-04T00-00) for acks that ride with a round.
+ */
+export function heldBy(
+  consumerId: number,
+  deliveries: number | RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  return sql`(m.lease_consumer IS NULL
+              OR (m.lease_consumer = ${consumerId} AND m.deliveries = ${deliveries}))`;
+}
+
 /** The park rule of nack('retry') and a closing consumer; es_consume applies the same to timeouts and dead consumers. */
 const OVER_LIMIT = sql`m.deliveries > g.max_retry_count`;
 
@@ -31,29 +59,32 @@ function releaseSet(reason: RawBuilder<unknown>) {
                   END`;
 }
 
-/** Acknowledged (or skipped): the group is done with this message, whoever holds it now. */
+/**
+ * Skipped (an ack goes through ack-batch.ts with the same rule): the group is
+ * done with this message, unless another lease holds it now (see `heldBy`).
+ */
 export async function settleDone(
   db: Kysely<EventStoreTables>,
-  groupId: number,
-  position: number,
+  input: { groupId: number; consumerId: number; lease: LeaseOf },
 ): Promise<void> {
-  await db
-    .deleteFrom('es_subscription_message')
-    .where('group_id', '=', groupId)
-    .where('global_position', '=', position)
-    .execute();
+  await sql`
+    DELETE FROM es_subscription_message m
+     WHERE m.group_id = ${input.groupId} AND m.global_position = ${input.lease.position}
+       AND ${heldBy(input.consumerId, input.lease.deliveries)}`.execute(db);
 }
 
 /**
  * A negative acknowledgment. Only the current lease holder's counts: a
- * consumer whose lease expired and was taken over must not undo the new one.
+ * consumer whose lease expired and was taken over (by another consumer, or by
+ * itself again) must not undo the new one; one whose lease expired and was
+ * freed has nothing left to undo.
  */
 export async function settleNack(
   db: Kysely<EventStoreTables>,
   input: {
     groupId: number;
     consumerId: number;
-    position: number;
+    lease: LeaseOf;
     action: NackAction;
     reason: string;
     /** `retry` only: the message stays in the store, unleasable, this long. */
@@ -62,8 +93,8 @@ export async function settleNack(
     counted: boolean;
   },
 ): Promise<void> {
-  const { groupId, consumerId, position, action, reason } = input;
-  if (action === 'skip') return settleDone(db, groupId, position);
+  const { groupId, consumerId, lease, action, reason } = input;
+  if (action === 'skip') return settleDone(db, { groupId, consumerId, lease });
   const notBefore = sql`not_before = now() + ${input.retryAfterMs ?? 0} * interval '1 millisecond'`;
   const set =
     action === 'park'
@@ -77,8 +108,9 @@ export async function settleNack(
   await sql`
     UPDATE es_subscription_message m SET ${set}
       FROM es_subscription_group g
-     WHERE m.group_id = ${groupId} AND m.global_position = ${position}
-       AND m.lease_consumer = ${consumerId} AND g.group_id = m.group_id`.execute(db);
+     WHERE m.group_id = ${groupId} AND m.global_position = ${lease.position}
+       AND m.lease_consumer = ${consumerId} AND m.deliveries = ${lease.deliveries}
+       AND g.group_id = m.group_id`.execute(db);
 }
 
 /**

@@ -31,15 +31,16 @@ import { loadGroup, type GroupRow } from './groups.js';
 import { heldBackBackoff } from './held-back.js';
 import { ackBatch, type AckBatch } from './ack-batch.js';
 import { consumeRound } from './consume.js';
-import { releaseConsumerLeases, settleNack, type LeasedRow } from './leases.js';
+import { releaseConsumerLeases, settleNack, type LeaseOf, type LeasedRow } from './leases.js';
 import { openConsumerSession, type ConsumerSession } from './listener-session.js';
 import { loadXmin, type IdleState } from './idle-state.js';
 import { toRecordedEvent } from './read.js';
 import { closableIterable } from './closable-iterable.js';
+import { handedOutDeliveries } from './handed-out.js';
 
 interface PendingAck {
   groupId: number;
-  position: number;
+  lease: LeaseOf;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -75,6 +76,8 @@ export function openPersistentSubscription(
   let session: ConsumerSession | undefined;
   // Leased but not yet handed to the handler, with their positions.
   const buffer: { position: number; delivery: Delivery }[] = [];
+  // Handed to the handler and not settled yet.
+  const handedOut = handedOutDeliveries();
   // Where the loop is. An ack waits for the next round while the loop will get
   // to one by itself ('round') or can be woken for one ('waiting'), and
   // resolves when that round commits. Suspended at a yield, the loop may
@@ -104,31 +107,37 @@ export function openPersistentSubscription(
     return taken;
   };
 
-  // One batch of acknowledgments per group id (a group keeps its id for life).
+  // One batch of acknowledgments per group id (a group keeps its id for life;
+  // this consumer keeps its id for the life of its session).
   const ackBatches = new Map<number, AckBatch>();
   const acksOf = (groupId: number): AckBatch => {
     let batch = ackBatches.get(groupId);
-    if (batch === undefined) ackBatches.set(groupId, (batch = ackBatch(db, groupId)));
+    if (batch === undefined) {
+      // Deliveries exist only once the session is open, and an ack needs one.
+      if (session === undefined) throw new Error('An acknowledgment before the consumer opened.');
+      ackBatches.set(groupId, (batch = ackBatch(db, { groupId, consumerId: session.consumerId })));
+    }
     return batch;
   };
 
   const toDelivery = (row: LeasedRow, groupId: number, consumerId: number): Delivery => {
     const event = toRecordedEvent(row);
-    const position = row.global_position;
+    const lease: LeaseOf = { position: row.global_position, deliveries: row.deliveries };
     const settle = settleOnce(event.id, () => {
       inFlight--;
       if (waitingForSlot) session?.wakeup.signal();
+      handedOut.settled(lease.position);
     });
     return {
       event,
       retryCount: row.deliveries - 1,
-      ack: () => settle(() => ack(groupId, position)),
+      ack: () => settle(() => ack(groupId, lease)),
       nack: async (action, reason, nackOptions) => {
         assertNack(action, reason, nackOptions);
         const retryAfterMs = nackOptions?.retryAfterMs;
         const counted = nackOptions?.counted ?? true;
         await settle(() =>
-          settleNack(db, { groupId, consumerId, position, action, reason, retryAfterMs, counted }),
+          settleNack(db, { groupId, consumerId, lease, action, reason, retryAfterMs, counted }),
         );
         // The loop may be asleep waiting for this settlement (see the header).
         session?.wakeup.signal();
@@ -136,12 +145,12 @@ export function openPersistentSubscription(
     };
   };
 
-  const ack = (groupId: number, position: number): Promise<void> => {
+  const ack = (groupId: number, lease: LeaseOf): Promise<void> => {
     // The loop has ended: no round will come, so the ack goes alone and is awaited.
-    if (finished) return acksOf(groupId).ack(position);
-    if (loopState === 'yielded') return acksOf(groupId).ack(position);
+    if (finished) return acksOf(groupId).ack(lease);
+    if (loopState === 'yielded') return acksOf(groupId).ack(lease);
     return new Promise<void>((resolve, reject) => {
-      acksForRound.push({ groupId, position, resolve, reject });
+      acksForRound.push({ groupId, lease, resolve, reject });
       if (loopState !== 'waiting') return;
       if (acksMayWait()) armAckTimer();
       else session?.wakeup.signal();
@@ -152,7 +161,7 @@ export function openPersistentSubscription(
   const sendAcksAlone = (acks: readonly PendingAck[]): Promise<unknown> =>
     Promise.allSettled(
       acks.map((pending) =>
-        acksOf(pending.groupId).ack(pending.position).then(pending.resolve, pending.reject),
+        acksOf(pending.groupId).ack(pending.lease).then(pending.resolve, pending.reject),
       ),
     );
 
@@ -184,7 +193,7 @@ export function openPersistentSubscription(
         consumerId: consumer.consumerId,
         limit: capacity,
         reclaim,
-        acked: riding.map((pending) => pending.position),
+        acked: riding.map((pending) => pending.lease),
       });
     } catch (error) {
       // The round rolled back, its acks with it. They still go, each on its
@@ -235,6 +244,7 @@ export function openPersistentSubscription(
     // the next look waits for their settlement (or a NOTIFY, or the poll).
     let awaitSettlement = false;
     let idle: IdleState | undefined;
+    let failed = false;
     try {
       while (!closed) {
         const failure = consumer.failure();
@@ -244,6 +254,7 @@ export function openPersistentSubscription(
           // Acks that came during the round would wait on a loop that may not resume.
           void sendAcksAlone(acksTaken());
           loopState = 'yielded';
+          handedOut.add(next.position);
           yield next.delivery;
           loopState = 'round';
           continue;
@@ -281,11 +292,29 @@ export function openPersistentSubscription(
           loadedAt = Date.now();
         }
       }
+    } catch (error) {
+      failed = true;
+      throw error;
     } finally {
       closed = true;
       finished = true;
       // Before the leases go back: an acknowledged message must not be handed out again.
       while (acksForRound.length > 0) await sendAcksAlone(acksTaken());
+      // Ended by a failure (its session's connection broke, a round failed),
+      // the loop hands nothing out any more, but handlers may still be
+      // running on what it handed out: their leases stay until they settle
+      // (their acks and nacks go alone, through the pool), or until the
+      // group's message timeout, by which those leases have expired anyway.
+      // Giving them back now would hand a running handler's message to a peer.
+      // The limit: when the session's connection itself died, its advisory
+      // lock went with it, and a peer's reclaim may take these leases as
+      // orphaned at once. That window is covered by the handlers, not the
+      // store: their processed-message markers and business checks turn the
+      // second delivery into a duplicate, and a handler with an outside
+      // effect holds its intent per attempt (docs/event-store.md, "When a
+      // consumer's loop ends"). A graceful close does not wait: its caller
+      // decides when to close.
+      if (failed) await handedOut.allSettled(group.message_timeout_ms);
       await releaseConsumerLeases(db, {
         groupId: group.group_id,
         consumerId: consumer.consumerId,

@@ -4,6 +4,7 @@ import * as flowControl from './2026-12-01T00-00-flow-control.js';
 import * as consumeInOneCall from './2026-12-01T02-00-consume-in-one-call.js';
 import * as acksRideWithLeases from './2026-12-02T00-00-acks-ride-with-leases.js';
 import * as horizonOfThisDatabase from './2026-12-02T01-00-horizon-of-this-database.js';
+import * as settlementsOfTheLeaseHolder from './2026-12-04T00-00-settlements-of-the-lease-holder.js';
 
 /** The embedded event store's tables; run them in the database that holds the store. */
 export const eventStoreMigrations: Migrations = {
@@ -12,4 +13,5 @@ export const eventStoreMigrations: Migrations = {
   '2026-12-01T02-00-consume-in-one-call': consumeInOneCall,
   '2026-12-02T00-00-acks-ride-with-leases': acksRideWithLeases,
   '2026-12-02T01-00-horizon-of-this-database': horizonOfThisDatabase,
+  '2026-12-04T00-00-settlements-of-the-lease-holder': settlementsOfTheLeaseHolder,
 };

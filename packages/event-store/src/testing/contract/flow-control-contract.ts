@@ -196,6 +196,39 @@ export function flowControlContract(context: GroupContext): void {
     await subscription.close();
   });
 
+  it('ordering key: a superseded message replayed while its successor is in flight waits for that one to settle', async () => {
+    const store = context.store();
+    const cancelled = uniqueName('Cancelled').replace('-', '');
+    const { group, prefix } = await groupOnOwnPrefix(store, {
+      orderingKey: { source: byOrder.source, supersedeParkedWith: [cancelled] },
+    });
+    const stream = `${prefix}-a`;
+    const request = ofOrder('A');
+    await store.appendToStream(stream, [request], { expectedRevision: 'no_stream' });
+    const subscription = store.subscribeToGroup(group);
+    const deliveries = receive(subscription);
+    await (await deliveries.next()).nack('park', 'unknown card token');
+    const cancel = ofOrder('A', cancelled);
+    await store.appendToStream(stream, [cancel], { expectedRevision: 0n });
+    const inFlight = await deliveries.next();
+    expect(inFlight.event.id).toBe(cancel.id);
+
+    // Replayed while Cancel is unsettled; then an event of another key, which
+    // the consumer can only receive from a look that came after the replay.
+    await store.replayParkedMessages(group);
+    const marker = ofOrder('B');
+    await store.appendToStream(`${prefix}-b`, [marker], { expectedRevision: 'no_stream' });
+    const meanwhile = await deliveries.next();
+    expect(meanwhile.event.id, 'handed out while Cancel was in flight').toBe(marker.id);
+    await meanwhile.ack();
+
+    await inFlight.ack();
+    const replayed = await deliveries.next();
+    expect(replayed.event.id).toBe(request.id);
+    await replayed.ack();
+    await subscription.close();
+  });
+
   it('idle: while a transaction is held open elsewhere, the consumer backs off instead of pumping every 10 ms', async (test) => {
     const inversion = context.harness().inversion;
     if (inversion === undefined) {
