@@ -312,15 +312,22 @@ async function main(): Promise<void> {
     lab: config.faults.enabled,
     console: config.STACK_CONSOLE,
   });
-  const replicas = {
-    counts: config.STACK_REPLICAS,
-    ports: await chooseReplicaPorts({
+  const replicaPorts = {
+    ...(await chooseReplicaPorts({
       mode: config.STACK_PORTS,
       host: config.HOST,
       ports,
       counts: config.STACK_REPLICAS,
-    }),
+    })),
+    // lab:begin
+    // A replica called inventory-2 is the lab's second inventory process:
+    // it listens where the lab's clients know that process to be.
+    ...(ports.inventory2 !== undefined && config.STACK_REPLICAS.inventory > 1
+      ? { 'inventory-2': ports.inventory2 }
+      : {}),
+    // lab:end
   };
+  const replicas = { counts: config.STACK_REPLICAS, ports: replicaPorts };
   const added = await prepareAddedServices({
     mode: config.STACK_PORTS,
     host: config.HOST,

@@ -38,6 +38,7 @@ import { backendTerminated } from './infrastructure/backend-terminated.js';
 import { lowDbTimeouts } from './infrastructure/low-db-timeouts.js';
 import { postgresRestart } from './infrastructure/postgres-restart.js';
 import { providerDown, smtpDown } from './infrastructure/process-down.js';
+import { replicasChaos } from './infrastructure/replicas-chaos.js';
 
 export const SCENARIOS: readonly Scenario[] = [
   crashBeforeAck,
@@ -79,6 +80,7 @@ export const SCENARIOS: readonly Scenario[] = [
   postgresRestart(),
   providerDown(),
   smtpDown(),
+  replicasChaos,
 ];
 
 const onDemand = [
