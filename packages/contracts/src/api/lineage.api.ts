@@ -226,6 +226,14 @@ export const StuckReason = z.discriminatedUnion('kind', [
     reason: z.string().nullable(),
     lastAttemptAt: Timestamp,
   }),
+  /** A deadline timer that failed until it was parked: it fires no more until an operator acts. */
+  z.object({
+    kind: z.literal('timer_parked'),
+    deadline: z.string(),
+    failedAttempts: z.number().int().nonnegative(),
+    lastError: z.string().nullable(),
+    parkedAt: Timestamp,
+  }),
 ]);
 export type StuckReason = z.infer<typeof StuckReason>;
 

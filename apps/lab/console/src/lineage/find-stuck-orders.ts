@@ -2,7 +2,12 @@
 // one), or with a message the store parked or holds back behind another, or
 // one whose last delivery was handed back for another attempt. Each names what
 // holds it. Pure: the route gathers the facts, this judges them.
-import type { StuckOrder, StuckOrderList, StuckReason } from '@effectively-once/contracts';
+import type {
+  LineageTimer,
+  StuckOrder,
+  StuckOrderList,
+  StuckReason,
+} from '@effectively-once/contracts';
 import type { DeliveryView } from '../api/console.api.js';
 import type { OutcomeSource } from '../live/delivery-outcomes.js';
 import type { GroupStates } from './group-states.js';
@@ -118,4 +123,48 @@ export function findStuckOrders(input: StuckInput): StuckOrderList {
     outcomes: input.outcomeSource,
     orders: orders.sort(byPlacedAt),
   };
+}
+
+/**
+ * Adds, to each listed order, its deadline timers that were parked (they
+ * failed until the order service gave up on them: docs/services/order.md).
+ * Only an order past a deadline can have one, so only those are asked for:
+ * `timersOf` holds the order service's timers of each order it answered for.
+ *
+ * @example
+ * const list = withParkedTimers(findStuckOrders(input), new Map([[orderId, lineage.timers]]));
+ */
+export function withParkedTimers(
+  list: StuckOrderList,
+  timersOf: ReadonlyMap<
+    string,
+    readonly Pick<LineageTimer, 'name' | 'failedAttempts' | 'lastError' | 'parkedAt'>[]
+  >,
+): StuckOrderList {
+  return {
+    ...list,
+    orders: list.orders.map((order) => {
+      const parked = (timersOf.get(order.orderId) ?? []).flatMap((timer): StuckReason[] =>
+        timer.parkedAt === null
+          ? []
+          : [
+              {
+                kind: 'timer_parked',
+                deadline: timer.name,
+                failedAttempts: timer.failedAttempts,
+                lastError: timer.lastError,
+                parkedAt: timer.parkedAt,
+              },
+            ],
+      );
+      return parked.length === 0 ? order : { ...order, reasons: [...order.reasons, ...parked] };
+    }),
+  };
+}
+
+/** The orders whose timers are worth asking the order service about: those past a deadline. */
+export function pastADeadline(list: StuckOrderList): string[] {
+  return list.orders
+    .filter((order) => order.reasons.some((reason) => reason.kind === 'past_deadline'))
+    .map((order) => order.orderId);
 }

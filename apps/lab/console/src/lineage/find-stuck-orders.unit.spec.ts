@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { findStuckOrders, type StuckInput } from './find-stuck-orders.js';
+import {
+  findStuckOrders,
+  pastADeadline,
+  withParkedTimers,
+  type StuckInput,
+} from './find-stuck-orders.js';
 import type { OrderProgress } from './order-progress.js';
 import {
   CONSUMER_SERVICES,
@@ -220,5 +225,42 @@ describe('findStuckOrders', () => {
         blockedBy: { eventId: 'e6', eventType: 'OrderPaymentRequested', state: 'retry_scheduled' },
       },
     ]);
+  });
+
+  it('given an order past its deadline whose timer the order service parked, then the timer and its last error are listed too', () => {
+    const list = stuck({
+      orders: [progress({ status: 'awaiting_inventory' }), progress({ orderId: OTHER_ORDER })],
+    });
+    expect(pastADeadline(list)).toEqual([ORDER_ID]);
+
+    const withTimers = withParkedTimers(
+      list,
+      new Map([
+        [
+          ORDER_ID,
+          [
+            {
+              name: 'inventory',
+              failedAttempts: 10,
+              lastError: 'Error: boom',
+              parkedAt: '2026-12-01T10:09:00.000Z',
+            },
+            { name: 'payment', failedAttempts: 0, lastError: null, parkedAt: null },
+          ],
+        ],
+      ]),
+    );
+
+    expect(withTimers.orders[0]?.reasons.map((reason) => reason.kind)).toEqual([
+      ...(list.orders[0]?.reasons.map((reason) => reason.kind) ?? []),
+      'timer_parked',
+    ]);
+    expect(withTimers.orders[0]?.reasons.at(-1)).toEqual({
+      kind: 'timer_parked',
+      deadline: 'inventory',
+      failedAttempts: 10,
+      lastError: 'Error: boom',
+      parkedAt: '2026-12-01T10:09:00.000Z',
+    });
   });
 });

@@ -22,10 +22,13 @@ import type { OutcomeSource } from '../live/delivery-outcomes.js';
 import type { Feed } from '../live/feed.js';
 import { CONSOLE_CONSUMERS, CONSUMER_SERVICES } from '../routes/console-consumers.js';
 import { assembleLineage, type StoredMessage } from './assemble-lineage.js';
-import { findStuckOrders } from './find-stuck-orders.js';
+import { findStuckOrders, pastADeadline, withParkedTimers } from './find-stuck-orders.js';
 import { readGroupStates } from './group-states.js';
 import type { OrderIndex } from './order-index.js';
-import { askServices, serviceUrls } from './service-lineage.client.js';
+import { askServices, orderTimers, serviceUrls } from './service-lineage.client.js';
+
+/** Orders past a deadline whose timers the stuck list asks the order service for, per request. */
+const MAX_TIMER_LOOKUPS = 50;
 
 export interface LineageRouteDeps {
   config: Pick<ConsoleConfig, 'stack'>;
@@ -103,8 +106,8 @@ export function registerLineageRoutes(app: FastifyZodInstance, deps: LineageRout
     },
   );
 
-  const stuck = async (): Promise<StuckOrderList> =>
-    findStuckOrders({
+  const stuck = async (): Promise<StuckOrderList> => {
+    const list = findStuckOrders({
       now: new Date(),
       orders: orders.all(),
       progressOf: (orderId) => orders.get(orderId),
@@ -113,6 +116,16 @@ export function registerLineageRoutes(app: FastifyZodInstance, deps: LineageRout
       outcomeSource: deps.outcomes.source,
       consumerServices: CONSUMER_SERVICES,
     });
+    // A parked timer is kept by the order service: asked for each order past a
+    // deadline (only those can have one), at most a page of them at once.
+    const asked = pastADeadline(list).slice(0, MAX_TIMER_LOOKUPS);
+    const timers = await Promise.all(
+      asked.map(
+        async (orderId) => [orderId, await orderTimers({ orderUrl: urls.order, orderId })] as const,
+      ),
+    );
+    return withParkedTimers(list, new Map(timers));
+  };
   app.get('/api/console/stuck', { schema: { response: { 200: StuckOrderList } } }, stuck);
 
   // Like a service's /admin routes: none at all on a stack without an admin token.

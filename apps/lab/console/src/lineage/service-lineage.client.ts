@@ -80,3 +80,23 @@ export function askServices(input: {
     ),
   );
 }
+
+/**
+ * The order service's deadline timers of one order (its part of the lineage);
+ * none when it does not answer, which the stuck list then simply lacks.
+ *
+ * @example
+ * const timers = await orderTimers({ orderUrl: serviceUrls(stack).order, orderId });
+ */
+export async function orderTimers(input: {
+  orderUrl: string;
+  orderId: string;
+  timeoutMs?: number;
+}): Promise<ServiceLineage['timers']> {
+  const answer = await ask({
+    service: 'order',
+    url: `${input.orderUrl}/lineage/${encodeURIComponent(input.orderId)}`,
+    timeoutMs: input.timeoutMs ?? DEFAULT_SERVICE_TIMEOUT_MS,
+  });
+  return answer.ok ? answer.lineage.timers : [];
+}

@@ -15,6 +15,8 @@ export function stuckReasonText(reason: StuckReason): string {
       return `${reason.eventType} parked by ${reason.consumer} (${reason.service}): ${reason.reason ?? 'no reason given'}${reason.superseded ? ' (superseded: it no longer blocks)' : ''}`;
     case 'blocked':
       return `${reason.eventType} held by ${reason.consumer} (${reason.service}) behind ${reason.blockedBy.eventType} (${reason.blockedBy.state})`;
+    case 'timer_parked':
+      return `the ${reason.deadline} timer parked after ${String(reason.failedAttempts)} failed attempts: ${reason.lastError ?? 'no error recorded'}`;
     case 'retrying':
       return `${reason.eventType} retrying in ${reason.consumer} (${reason.service}), retry count ${String(reason.retryCount)}${reason.reason === null ? '' : `: ${reason.reason}`}`;
   }

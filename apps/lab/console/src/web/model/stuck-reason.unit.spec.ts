@@ -32,6 +32,16 @@ describe('stuckReasonText', () => {
     ],
     [
       {
+        kind: 'timer_parked',
+        deadline: 'inventory',
+        failedAttempts: 10,
+        lastError: 'UnreadableOrderStreamError: a foreign event',
+        parkedAt: '2026-12-01T10:09:00.000Z',
+      },
+      'the inventory timer parked after 10 failed attempts: UnreadableOrderStreamError: a foreign event',
+    ],
+    [
+      {
         kind: 'past_deadline',
         deadline: 'inventory',
         dueAt: '2026-12-01T10:00:30.000Z',
