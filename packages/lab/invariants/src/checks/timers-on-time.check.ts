@@ -1,10 +1,11 @@
 // The saga's deadlines are only as good as the timer that fires them: the
 // order service polls order_deadline every ORDER_TIMER_POLL_MS (500 ms by
 // default) and fires each due row. A row still unfired well after it fell due
-// means no order-service process is firing timers (all down, the loop stuck,
-// or a row it cannot decide), so no deadline is being kept.
+// means no order-service process is firing timers (all down, the loop stuck),
+// or the row keeps failing (an order stream it cannot read): then it says how
+// often, and whether the order service parked it.
 import type { InvariantCheck, Violation } from '../audit.types.js';
-import type { TimerFacts } from '../facts/facts.types.js';
+import type { TimerFacts, UnfiredTimer } from '../facts/facts.types.js';
 import { count, finishCheck, formatAge, type CheckContext } from './check-result.js';
 import { includesOrder } from './scope.js';
 
@@ -12,6 +13,14 @@ export interface TimerCheckInput {
   readonly timers: TimerFacts;
   /** How late a timer may fire before it is overdue. */
   readonly graceMs: number;
+}
+
+/** What a failing timer adds: how often it failed, the last error, and whether it is parked. */
+function failures(timer: UnfiredTimer): string {
+  const failed = timer.failedAttempts ?? 0;
+  if (failed === 0) return '';
+  const parked = timer.parkedAt == null ? '' : `, parked at ${timer.parkedAt.toISOString()}`;
+  return `; failed ${String(failed)} times${parked}, the last: ${timer.lastError ?? 'no error recorded'}`;
 }
 
 /**
@@ -31,7 +40,7 @@ export function timersOnTime(input: TimerCheckInput, context: CheckContext): Inv
     .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
     .map((timer) => ({
       subject: `order ${timer.orderId}: ${timer.deadline} timer`,
-      detail: `due at ${timer.dueAt.toISOString()}, still unfired ${formatAge(readAt.getTime() - timer.dueAt.getTime())} later (grace ${formatAge(input.graceMs)})`,
+      detail: `due at ${timer.dueAt.toISOString()}, still unfired ${formatAge(readAt.getTime() - timer.dueAt.getTime())} later (grace ${formatAge(input.graceMs)})${failures(timer)}`,
     }));
   return finishCheck({
     name: 'timers-on-time',

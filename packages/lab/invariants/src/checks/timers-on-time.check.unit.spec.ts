@@ -62,4 +62,19 @@ describe('timers-on-time', () => {
       summary: '0 timers still to fire; none overdue by more than 5.0 s',
     });
   });
+
+  it('given an overdue timer the order service parked after failing, when checked, then the violation says so, with the last error', () => {
+    const due = ago(600_000);
+    const parkedAt = ago(60_000);
+    const check = given([
+      { ...timer(due, 'inventory'), failedAttempts: 10, lastError: 'Error: boom', parkedAt },
+    ]).whenChecked();
+
+    expect(check.violations).toEqual([
+      {
+        subject: `order ${orderId}: inventory timer`,
+        detail: `due at ${due.toISOString()}, still unfired 10.0 min later (grace 5.0 s); failed 10 times, parked at ${parkedAt.toISOString()}, the last: Error: boom`,
+      },
+    ]);
+  });
 });

@@ -114,6 +114,11 @@ export interface UnfiredTimer {
   readonly orderId: string;
   readonly deadline: OrderDeadlineName;
   readonly dueAt: Date;
+  /** Its failed firings, and the last one's error; 0 and null while none failed. */
+  readonly failedAttempts?: number;
+  readonly lastError?: string | null;
+  /** Set once the order service gave up on it: it fires no more by itself. */
+  readonly parkedAt?: Date | null;
 }
 
 /**

@@ -9,6 +9,9 @@ const UnfiredRow = z.object({
   order_id: z.string(),
   deadline: OrderDeadlineName,
   due_at: z.date(),
+  failed_attempts: z.number().int(),
+  last_error: z.string().nullable(),
+  parked_at: z.date().nullable(),
 });
 
 /**
@@ -21,12 +24,19 @@ const UnfiredRow = z.object({
 export async function loadUnfiredTimers(db: Kysely<unknown>): Promise<TimerFacts> {
   const readAt = new Date();
   const { rows } = await sql`
-    SELECT order_id::text AS order_id, deadline, due_at
+    SELECT order_id::text AS order_id, deadline, due_at, failed_attempts, last_error, parked_at
       FROM order_deadline
      WHERE fired_at IS NULL`.execute(db);
   const unfired = z
     .array(UnfiredRow)
     .parse(rows)
-    .map((row) => ({ orderId: row.order_id, deadline: row.deadline, dueAt: row.due_at }));
+    .map((row) => ({
+      orderId: row.order_id,
+      deadline: row.deadline,
+      dueAt: row.due_at,
+      failedAttempts: row.failed_attempts,
+      lastError: row.last_error,
+      parkedAt: row.parked_at,
+    }));
   return { readAt, unfired };
 }
