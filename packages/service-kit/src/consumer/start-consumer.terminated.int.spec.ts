@@ -128,6 +128,11 @@ describe('startConsumer when the server ends its sessions', () => {
       },
       metrics,
       log,
+      // The embedded store itself waits, up to the lease, for what it handed
+      // out before its failed loop gives the leases back (docs/event-store.md):
+      // a short lease lets the failure reach the consumer while the handler
+      // still runs, which is the consumer's own wait this test is about.
+      groupSettings: { messageTimeoutMs: 1_000 },
     });
     try {
       const [placed] = await appendToOrder(store, orderId, [orderPlaced(orderId)]);
