@@ -28,6 +28,8 @@ import { defineStack, ENTRIES, type ProcessGroup, type ProcessSpec } from './sta
 import { stackTarget } from './stack-target.js';
 import {
   ProcessListeningMessage,
+  type DeliveryOutcomeMessage,
+  type ProcessEventMessage,
   type StackReadyMessage,
   type StackState,
 } from '@effectively-once/stack-protocol';
@@ -93,10 +95,11 @@ function describeEvent(event: ProcessEvent): string {
   return `${event.name} (pid ${String(event.pid)}) exited with ${how}; restarting in ${String(event.restartInMs)} ms`;
 }
 
-/** A start or death of a process, or of the embedded server: in the log, and to a parent over IPC. */
+/** A start or death of a process, or of the embedded server: in the log, to a parent over IPC, and to the console. */
 function reportProcessEvent(event: ProcessEvent): void {
   say(describeEvent(event));
   tell({ type: 'process', event });
+  sendToConsole({ type: 'process-event', at: new Date().toISOString(), event });
 }
 
 /**
@@ -127,10 +130,13 @@ function keepPostgresRunning(server: PostgresServer): SupervisedPostgres | undef
  * it runs, or while it restarts, are dropped: it keeps outcomes only from its own start.
  */
 function forwardOutcome(spec: ProcessSpec, message: unknown): void {
-  const consoleProcess = running.find((process_) => process_.spec.name === 'console');
-  if (consoleProcess === undefined) return;
   const outcome = outcomeForConsole(spec.name, message);
-  if (outcome !== undefined) consoleProcess.send(outcome);
+  if (outcome !== undefined) sendToConsole(outcome);
+}
+
+/** To the console's channel when it runs; dropped otherwise, like the outcomes. */
+function sendToConsole(message: DeliveryOutcomeMessage | ProcessEventMessage): void {
+  running.find((process_) => process_.spec.name === 'console')?.send(message);
 }
 
 function isListening(message: unknown): boolean {

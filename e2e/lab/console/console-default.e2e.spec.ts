@@ -150,6 +150,8 @@ describe('the flow console on a default stack', () => {
       await viewHeading(page, name).waitFor();
       await table(page, name).waitFor();
     }
+    await viewHeading(page, 'Processes').waitFor();
+    await table(page, 'Process starts and deaths').waitFor();
     await viewHeading(page, 'Metrics').waitFor();
     await table(page, 'Consumer metrics').waitFor();
     expect(await page.getByRole('status').count()).toBe(1);

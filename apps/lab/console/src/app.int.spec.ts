@@ -20,6 +20,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FeedItem, RunSummary } from './api/console.api.js';
 import { createConsoleServer, registerConsoleRoutes } from './app.js';
+import { listenForProcessEvents } from './live/process-events.js';
 import { buildWebBundle } from './bundle/build-web-bundle.js';
 import { loadConsoleConfig } from './config.js';
 import { listenForDeliveryOutcomes } from './live/delivery-outcomes.js';
@@ -108,6 +109,7 @@ async function startConsole(input: { adminToken: string | undefined }) {
       run: fakeRunner().run,
     }),
     metrics: createMetricsScraper({ targets: [] }),
+    restarts: listenForProcessEvents({ channel, capacity: 10 }),
   });
   const sagaEvents = followSagaEvents({ store, feed, log: app.log });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -325,6 +327,50 @@ describe('GET /api/console/events, an item that does not match the API', () => {
 
     // Then the page got the valid event, and never the other
     expect(stream.blocks.some((block) => block.data?.includes('yesterday') ?? false)).toBe(false);
+  });
+});
+
+describe('GET /api/console/processes', () => {
+  it('lists the stack\u2019s starts and deaths the supervisor reported, the embedded server\u2019s included, newest first', async () => {
+    const { baseUrl, channel } = await startConsole({ adminToken: undefined });
+
+    channel.emit('message', {
+      type: 'process-event',
+      at: '2026-12-04T10:00:00.000Z',
+      event: {
+        type: 'exited',
+        name: 'postgres',
+        pid: 41,
+        code: null,
+        signal: 'SIGKILL',
+        restartInMs: 250,
+      },
+    });
+    channel.emit('message', {
+      type: 'process-event',
+      at: '2026-12-04T10:00:00.300Z',
+      event: { type: 'started', name: 'postgres', pid: 57 },
+    });
+    const answer = await (await fetch(`${baseUrl}/api/console/processes`)).json();
+
+    expect(answer).toEqual({
+      events: [
+        {
+          at: '2026-12-04T10:00:00.300Z',
+          process: 'postgres',
+          pid: 57,
+          what: 'started',
+          restartInMs: null,
+        },
+        {
+          at: '2026-12-04T10:00:00.000Z',
+          process: 'postgres',
+          pid: 41,
+          what: 'exited with SIGKILL',
+          restartInMs: 250,
+        },
+      ],
+    });
   });
 });
 

@@ -16,6 +16,8 @@ import type { Feed } from './live/feed.js';
 import { closeSseChannels } from './live/sse.js';
 import type { MetricsScraper } from './metrics/metrics-scraper.js';
 import { registerMetricsRoutes } from './metrics/metrics.routes.js';
+import type { ProcessEvents } from './live/process-events.js';
+import { registerProcessRoutes } from './routes/processes.routes.js';
 import { registerAssetRoutes } from './routes/assets.routes.js';
 import { registerEventsRoutes } from './routes/events.routes.js';
 import { registerLinkRoutes } from './routes/links.routes.js';
@@ -34,6 +36,8 @@ export interface ConsoleDeps {
   labSteps: { readOrder(orderId: string): Promise<LabStepView[]> } | undefined;
   runs: ScenarioRuns;
   metrics: MetricsScraper;
+  /** The stack's starts and deaths the supervisor reported. */
+  restarts: ProcessEvents;
   /** `false` silences the request log (tests). */
   logger?: boolean;
 }
@@ -103,6 +107,7 @@ export function registerConsoleRoutes(
   registerParkedRoutes(app, { store, config });
   registerLinkRoutes(app, { config });
   registerMetricsRoutes(app, { scraper: deps.metrics });
+  registerProcessRoutes(app, { restarts: deps.restarts });
   registerScenarioRoutes(app, { runs: deps.runs, heartbeatMs: config.heartbeatMs });
 }
 

@@ -8,6 +8,7 @@ import { buildWebBundle } from './bundle/build-web-bundle.js';
 import { stackHostnames } from './http/known-host.js';
 import { loadConsoleConfig } from './config.js';
 import { listenForDeliveryOutcomes } from './live/delivery-outcomes.js';
+import { listenForProcessEvents } from './live/process-events.js';
 import { createFeed } from './live/feed.js';
 import { tailLabJournals } from './live/lab-steps.js';
 import { followSagaEvents } from './live/saga-events.js';
@@ -15,6 +16,9 @@ import { registerLineageRoutes } from './lineage/lineage.routes.js';
 import { createOrderIndex } from './lineage/order-index.js';
 import { createMetricsScraper, metricsTargets } from './metrics/metrics-scraper.js';
 import { createScenarioRuns } from './scenarios/scenario-runs.js';
+
+/** The stack's starts and deaths kept for the system view. */
+const RESTARTS_KEPT = 100;
 
 /** How often the lab journals are read while a page is watching. */
 const LAB_JOURNAL_POLL_MS = 300;
@@ -50,12 +54,23 @@ feed.subscribe((item) => {
 });
 const sagaEvents = followSagaEvents({ store, feed, log });
 const outcomes = listenForDeliveryOutcomes({ feed, channel: process });
+const restarts = listenForProcessEvents({ channel: process, capacity: RESTARTS_KEPT });
 const labSteps = config.stack.faults.enabled
   ? await tailLabJournals({ stack: config.stack, feed, intervalMs: LAB_JOURNAL_POLL_MS, log })
   : undefined;
 const runs = createScenarioRuns({ stack: config.stack, eventStore: config.eventStore, log });
 const metrics = createMetricsScraper({ targets: metricsTargets(config.stack) });
-registerConsoleRoutes(app, { config, store, bundle, feed, outcomes, labSteps, runs, metrics });
+registerConsoleRoutes(app, {
+  config,
+  store,
+  bundle,
+  feed,
+  outcomes,
+  labSteps,
+  runs,
+  metrics,
+  restarts,
+});
 registerLineageRoutes(app, { config, store, feed, orders, outcomes });
 
 const address = await app.listen({ host: config.host, port: config.port });
@@ -72,6 +87,7 @@ onShutdownSignal({
     // First: a scenario cut short must not leave its faults armed in the stack.
     await runs.close();
     outcomes.close();
+    restarts.close();
     await labSteps?.close();
     await sagaEvents.close();
     await app.close();

@@ -65,6 +65,21 @@ export const LabStepView = z.object({
   detail: z.record(z.string(), z.unknown()),
 });
 
+/** A start or death of a process of the stack, as the supervisor reported it. */
+export const ProcessEventView = z.object({
+  at: Iso,
+  /** The supervisor's name for it: `payment-2`, `postgres` for the embedded server. */
+  process: z.string(),
+  pid: z.number().int(),
+  /** `started`, or `exited with SIGKILL` / `exited with code 1`. */
+  what: z.string(),
+  /** After a death: when the supervisor starts it again; null when it does not. */
+  restartInMs: z.number().int().nonnegative().nullable(),
+});
+export type ProcessEventView = z.infer<typeof ProcessEventView>;
+export const ProcessEventList = z.object({ events: z.array(ProcessEventView) });
+export type ProcessEventList = z.infer<typeof ProcessEventList>;
+
 export const FeedItem = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('saga-event'), seq: z.number().int(), event: SagaEventView }),
   z.object({ kind: z.literal('delivery'), seq: z.number().int(), delivery: DeliveryView }),

@@ -2,7 +2,13 @@
 // ledger, the mail sink), parked messages with their replay, and the consumer
 // metrics. Tables refresh after saga events; metrics are polled while open.
 import type { EmailList, Ledger, StockLevelList } from '@effectively-once/contracts';
-import type { ConsoleStatus, FeedItem, MetricsSummary, ParkedList } from '../../api/console.api.js';
+import type {
+  ConsoleStatus,
+  FeedItem,
+  MetricsSummary,
+  ParkedList,
+  ProcessEventList,
+} from '../../api/console.api.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../api/http.js';
 import { useDebounced } from '../api/use-debounced.js';
@@ -12,6 +18,7 @@ import { InventoryTable, LedgerTable, EmailsTable } from '../components/state-ta
 import { LinksPanel } from '../components/links-panel.js';
 import { MetricsTable } from '../components/metrics-table.js';
 import { ParkedMessages } from '../components/parked-messages.js';
+import { RestartsTable } from '../components/restarts-table.js';
 
 const REFRESH_DEBOUNCE_MS = 500;
 const METRICS_EVERY_MS = 5_000;
@@ -25,6 +32,7 @@ export function SystemView({ status }: { readonly status: ConsoleStatus | null }
   const emails = useResource<EmailList>('/api/emails');
   const parked = useResource<ParkedList>('/api/console/parked');
   const metrics = useResource<MetricsSummary>('/api/console/metrics');
+  const restarts = useResource<ProcessEventList>('/api/console/processes');
 
   const refresh = useDebounced(() => {
     inventory.reload();
@@ -39,10 +47,14 @@ export function SystemView({ status }: { readonly status: ConsoleStatus | null }
   });
 
   const reloadMetrics = metrics.reload;
+  const reloadRestarts = restarts.reload;
   useEffect(() => {
-    const timer = setInterval(reloadMetrics, METRICS_EVERY_MS);
+    const timer = setInterval(() => {
+      reloadMetrics();
+      reloadRestarts();
+    }, METRICS_EVERY_MS);
     return () => clearInterval(timer);
-  }, [reloadMetrics]);
+  }, [reloadMetrics, reloadRestarts]);
 
   return (
     <>
@@ -98,6 +110,15 @@ export function SystemView({ status }: { readonly status: ConsoleStatus | null }
           <LinksPanel onMessage={setMessage} />
         </section>
       ) : null}
+      <section aria-labelledby="restarts-title">
+        <h2 id="restarts-title">Processes</h2>
+        <p class="muted">
+          Every start and death of a process of the stack since the console started, the embedded
+          PostgreSQL server’s included: the supervisor starts a dead one again. Read every 5 s.
+        </p>
+        <LoadError what="the process starts and deaths" error={restarts.error} />
+        <RestartsTable list={restarts.data} />
+      </section>
       <section aria-labelledby="metrics-title">
         <h2 id="metrics-title">Metrics</h2>
         <LoadError what="the metrics" error={metrics.error} />
