@@ -2,7 +2,10 @@
 // port and name, the same code and databases, and the gateway given them all.
 import { describe, expect, it } from 'vitest';
 import { ONE_EACH } from './replicas.js';
-import { defineStack, FIXED_INVENTORY_2_PORT, FIXED_PORTS } from './stack.js';
+import { defineStack } from './stack.js';
+// lab:begin
+import { FIXED_INVENTORY_2_PORT, FIXED_PORTS } from './stack.js';
+// lab:end
 import { databases, defaultInput, processNamed as spec } from './testing/stack-fixture.js';
 
 const replicas = {
@@ -56,6 +59,7 @@ describe('defineStack with replicas', () => {
     ).toThrow('No port for inventory-2');
   });
 
+  // lab:begin
   it('in lab mode, makes inventory-2 the lab second inventory process, with no relay, instead of adding one', () => {
     const lab = defineStack({
       ...defaultInput,
@@ -76,4 +80,5 @@ describe('defineStack with replicas', () => {
     expect(spec('payment-2', lab).env).toMatchObject({ FAULTS_ENABLED: 'true' });
     expect(spec('payment-2', lab).env['OUTBOX_RELAY']).toBeUndefined();
   });
+  // lab:end
 });
