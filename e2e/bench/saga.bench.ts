@@ -9,13 +9,12 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { OrderResource } from '@effectively-once/contracts';
 import { createPostgresEventStore } from '@effectively-once/event-store';
 import { writeBenchmarkSection } from '../../tooling/benchmarks-doc.js';
 import pg from 'pg';
-import { startStack, type RunningStack } from '../support/start-stack.js';
-import { summarize, type LatencySummary } from './latency.js';
+import { startStack } from '../support/start-stack.js';
 import { followOrderEnds } from './order-ends.js';
+import { offerLoad, post, processesOf, type LoadResult } from './saga-load.js';
 import {
   diffResources,
   snapshotResources,
@@ -59,17 +58,6 @@ function plannedLoads(): readonly { perSecond: number; seconds: number }[] {
   });
 }
 
-interface LoadResult {
-  label?: string;
-  resources?: ResourceUse;
-  offeredPerSecond: number;
-  posted: number;
-  confirmed: number;
-  failedPosts: number;
-  completedPerSecond: number;
-  latency: LatencySummary;
-}
-
 async function main(): Promise<void> {
   const loadAtStart = loadavg()[0] ?? 0;
   const stack = await startStack({
@@ -94,7 +82,7 @@ async function main(): Promise<void> {
       { quantity: PLAN.stock },
       { 'idempotency-key': randomUUID() },
     );
-    await offerLoad(stack.gatewayUrl, PLAN.warmup, ended, waiters);
+    await offerLoad(stack.gatewayUrl, { ...PLAN.warmup, sku: PLAN.sku }, ended, waiters);
     const observer = new pg.Client({ connectionString: eventStoreUrl });
     await observer.connect();
     // A backend's counts reach pg_stat_database when it next reports, which a
@@ -108,7 +96,7 @@ async function main(): Promise<void> {
     const measured = async (load: { perSecond: number; seconds: number }, label?: string) => {
       await sleep(STATS_SETTLE_MS);
       const before = await snapshot();
-      const result = await offerLoad(stack.gatewayUrl, load, ended, waiters);
+      const result = await offerLoad(stack.gatewayUrl, { ...load, sku: PLAN.sku }, ended, waiters);
       const atEnd = await snapshot();
       const endedAt = performance.now();
       await sleep(STATS_SETTLE_MS);
@@ -135,7 +123,7 @@ async function main(): Promise<void> {
       await seedEvents(store, PLAN.seededEvents);
       // Measure the long log, not the catching up: every group first reads past the seeded events.
       await groupsCaughtUp(observer);
-      await offerLoad(stack.gatewayUrl, PLAN.warmup, ended, waiters);
+      await offerLoad(stack.gatewayUrl, { ...PLAN.warmup, sku: PLAN.sku }, ended, waiters);
       results.push(
         await measured(
           first,
@@ -173,16 +161,6 @@ async function idleCountRates(
   };
 }
 
-function processesOf(stack: RunningStack) {
-  return {
-    supervisorPid: stack.supervisorPid,
-    named: () => {
-      const names = new Set(stack.processEvents.map((event) => event.name));
-      return new Map([...names].map((name) => [name, stack.pidOf(name)]));
-    },
-  };
-}
-
 async function groupsCaughtUp(observer: pg.Client): Promise<void> {
   for (;;) {
     const { rows } = await observer.query<{ behind: number }>(`
@@ -208,82 +186,6 @@ async function seedEvents(store: ReturnType<typeof createPostgresEventStore>, co
       { expectedRevision: 'no_stream' },
     );
   }
-}
-
-async function post(
-  baseUrl: string,
-  path: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-) {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`POST ${path}: ${String(response.status)} ${text}`);
-  return JSON.parse(text) as unknown;
-}
-
-async function offerLoad(
-  baseUrl: string,
-  load: { perSecond: number; seconds: number },
-  ended: Map<string, number>,
-  waiters: Map<string, () => void>,
-): Promise<LoadResult> {
-  const total = load.perSecond * load.seconds;
-  const intervalMs = 1000 / load.perSecond;
-  const startedAt = performance.now();
-  const latencies: number[] = [];
-  let failedPosts = 0;
-  let confirmed = 0;
-  let lastEnd = startedAt;
-
-  const one = async (index: number): Promise<void> => {
-    const due = startedAt + index * intervalMs;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
-    const sentAt = performance.now();
-    let orderId: string;
-    try {
-      const body = await post(
-        baseUrl,
-        '/api/orders',
-        {
-          customerEmail: 'bench@example.com',
-          items: [{ sku: PLAN.sku, quantity: 1 }],
-          paymentToken: 'tok_approve',
-        },
-        { 'idempotency-key': randomUUID() },
-      );
-      orderId = OrderResource.parse(body).orderId;
-    } catch {
-      failedPosts += 1;
-      return;
-    }
-    if (!ended.has(orderId)) {
-      await new Promise<void>((resolve) => {
-        waiters.set(orderId, resolve);
-        setTimeout(resolve, 60_000);
-      });
-      waiters.delete(orderId);
-    }
-    const endedAt = ended.get(orderId);
-    if (endedAt !== undefined && endedAt > 0) {
-      confirmed += 1;
-      latencies.push(endedAt - sentAt);
-      lastEnd = Math.max(lastEnd, endedAt);
-    }
-  };
-  await Promise.all(Array.from({ length: total }, (_, index) => one(index)));
-  return {
-    offeredPerSecond: load.perSecond,
-    posted: total - failedPosts,
-    confirmed,
-    failedPosts,
-    completedPerSecond: confirmed / ((lastEnd - startedAt) / 1000),
-    latency: summarize(latencies),
-  };
 }
 
 function formatSection(
