@@ -49,8 +49,8 @@ describe('EventStoreDB event store', () => {
     });
 
     it('records a new ordering key, and only when it changes', async () => {
-      // Given
-      const fake = fakeEsdbClient();
+      // Given a group already Pinned, as a stream key makes it
+      const fake = fakeEsdbClient({ groupSettings: { consumerStrategyName: 'Pinned' } });
       const store = storeOn(fake);
       const orderingKey = { source: { from: 'stream' as const }, supersedeParkedWith: [] };
       // When the same key is declared twice
@@ -59,6 +59,50 @@ describe('EventStoreDB event store', () => {
       // Then it is written once, and the server's settings are left alone
       expect(fake.streams.get(groupOptionsStreamOf('billing-v1'))).toHaveLength(1);
       expect(fake.calls).not.toContain('updatePersistentSubscriptionToAll');
+    });
+  });
+
+  describe('the consumer strategy on the server follows the ordering key', () => {
+    const orderingKey = { source: { from: 'stream' as const }, supersedeParkedWith: [] };
+
+    it('creates a group keyed by stream as Pinned, and one without a key as RoundRobin', async () => {
+      // Given
+      const fake = fakeEsdbClient();
+      const store = storeOn(fake);
+      // When
+      await store.createSubscriptionGroup('keyed-v1', { orderingKey });
+      await store.createSubscriptionGroup('unkeyed-v1', {});
+      // Then
+      expect(
+        fake.created.map(({ group, settings }) => [group, settings.consumerStrategyName]),
+      ).toEqual([
+        ['keyed-v1', 'Pinned'],
+        ['unkeyed-v1', 'RoundRobin'],
+      ]);
+    });
+
+    it('an update that declares a key turns a RoundRobin group into Pinned, and back when removed', async () => {
+      // Given a group created before its consumer declared a key
+      const fake = fakeEsdbClient({ groupSettings: { consumerStrategyName: 'RoundRobin' } });
+      const store = storeOn(fake);
+      // When the key is declared
+      await store.updateSubscriptionGroup('billing-v1', { orderingKey });
+      // Then
+      expect(fake.updated.map((settings) => settings.consumerStrategyName)).toEqual(['Pinned']);
+      // When it is removed again
+      await store.updateSubscriptionGroup('billing-v1', { orderingKey: null });
+      expect(fake.updated.map((settings) => settings.consumerStrategyName)).toEqual([
+        'Pinned',
+        'RoundRobin',
+      ]);
+    });
+
+    it('an update of another setting keeps the key the group has (read from its options stream)', async () => {
+      const fake = fakeEsdbClient({ groupSettings: { consumerStrategyName: 'Pinned' } });
+      const store = storeOn(fake);
+      await store.updateSubscriptionGroup('billing-v1', { orderingKey });
+      await store.updateSubscriptionGroup('billing-v1', { maxRetryCount: 4 });
+      expect(fake.updated.map((settings) => settings.consumerStrategyName)).toEqual(['Pinned']);
     });
   });
 

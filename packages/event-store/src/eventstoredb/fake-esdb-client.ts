@@ -108,6 +108,8 @@ export function fakeEsdbClient(
   const calls: string[] = [];
   /** The settings of each group created on $all, in order. */
   const created: { group: string; settings: PersistentSubscriptionToAllSettings }[] = [];
+  /** The settings each update of a group on $all sent, in order. */
+  const updated: PersistentSubscriptionToAllSettings[] = [];
   let lastPosition = 0n;
 
   /** Appends as the server would: the next revision of the stream, the next position of $all. */
@@ -186,6 +188,7 @@ export function fakeEsdbClient(
     },
     updatePersistentSubscriptionToAll: (_group, next) => {
       calls.push('updatePersistentSubscriptionToAll');
+      updated.push(next);
       settings = next;
       return Promise.resolve();
     },
@@ -207,5 +210,5 @@ export function fakeEsdbClient(
     subscribeToPersistentSubscriptionToAll: () => group,
     subscribeToPersistentSubscriptionToStream: () => retries,
   };
-  return { client, streams, log, calls, created, group, retries, append, park };
+  return { client, streams, log, calls, created, updated, group, retries, append, park };
 }
