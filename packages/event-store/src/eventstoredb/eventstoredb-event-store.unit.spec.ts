@@ -1,6 +1,11 @@
-import type { EventStoreDBClient } from '@eventstore/db-client';
-import { describe, expect, it } from 'vitest';
-import { eventStoreDBEventStoreOn } from './eventstoredb-event-store.js';
+import { EventStoreDBClient } from '@eventstore/db-client';
+// The client's own parser (not exported from its index): what it makes of each string.
+import { parseConnectionString } from '@eventstore/db-client/dist/Client/parseConnectionString.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  createEventStoreDBEventStore,
+  eventStoreDBEventStoreOn,
+} from './eventstoredb-event-store.js';
 import { fakeEsdbClient } from './fake-esdb-client.js';
 import { groupOptionsStreamOf } from './group-options.js';
 
@@ -103,6 +108,51 @@ describe('EventStoreDB event store', () => {
       await store.updateSubscriptionGroup('billing-v1', { orderingKey });
       await store.updateSubscriptionGroup('billing-v1', { maxRetryCount: 4 });
       expect(fake.updated.map((settings) => settings.consumerStrategyName)).toEqual(['Pinned']);
+    });
+  });
+
+  describe('cluster connection strings', () => {
+    const discover = 'esdb+discover://cluster.example.com:2113?tls=true&nodePreference=follower';
+    const nodes =
+      'esdb://node1:2113,node2:2113,node3:2113?tls=true&tlsCAFile=/certs/ca/ca.crt&nodePreference=leader';
+
+    it.each([discover, nodes])(
+      'creates the client from the whole string: %s',
+      (connectionString) => {
+        // Given
+        const fake = fakeEsdbClient();
+        const created = vi
+          .spyOn(EventStoreDBClient, 'connectionString')
+          .mockReturnValue(fake.client as unknown as EventStoreDBClient);
+        try {
+          // When
+          createEventStoreDBEventStore({ connectionString });
+          // Then
+          expect(created).toHaveBeenCalledWith(connectionString);
+        } finally {
+          created.mockRestore();
+        }
+      },
+    );
+
+    it('the client reads DNS discovery, every seed node, TLS, its CA file and the node preference', () => {
+      expect(parseConnectionString(discover)).toMatchObject({
+        dnsDiscover: true,
+        hosts: [{ address: 'cluster.example.com', port: 2113 }],
+        tls: true,
+        nodePreference: 'follower',
+      });
+      expect(parseConnectionString(nodes)).toMatchObject({
+        dnsDiscover: false,
+        hosts: [
+          { address: 'node1', port: 2113 },
+          { address: 'node2', port: 2113 },
+          { address: 'node3', port: 2113 },
+        ],
+        tls: true,
+        tlsCAFile: '/certs/ca/ca.crt',
+        nodePreference: 'leader',
+      });
     });
   });
 
