@@ -61,8 +61,8 @@ export function matchesFilter(
  *
  * `PinnedByCorrelation` cannot be sent: @eventstore/db-client 6.2.1 (and
  * @kurrent/kurrentdb-client 1.x) encodes only DispatchToSingle, RoundRobin and
- * Pinned, and for any other name sends no strategy at all, which the server
- * reads as its enum's first value, DispatchToSingle. The server also hashes
+ * Pinned, and for any other name sets no strategy, leaving the enum at 0,
+ * which is DispatchToSingle in the protocol. The server also hashes
  * `$correlationId`, not this repository's `correlationId`. `Pinned` is the
  * nearest it can carry: the saga's messages of one order live in its stream.
  * See docs/event-store.md, "Consumer strategies".
