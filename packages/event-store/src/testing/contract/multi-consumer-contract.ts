@@ -47,6 +47,32 @@ export interface MultiConsumerContext {
   openStore: () => Promise<EventStore>;
 }
 
+/**
+ * Resolves once both consumers have handled something: one new key at a time,
+ * each with one message, until both had one. A consumer that joins later takes
+ * keys over even while a message of theirs is in a handler on the other one
+ * (the window docs/event-store.md describes); the ordering case starts after.
+ */
+async function bothConnected(
+  store: EventStore,
+  streamPrefix: string,
+  recording: ReturnType<typeof recordingConsumers>,
+) {
+  for (let attempt = 0; recording.handledBy.size < 2; attempt += 1) {
+    if (attempt === 100) throw new Error('one of the two consumers never got a delivery');
+    const [event] = newEvents(1);
+    if (event === undefined) throw new Error('no event');
+    await store.appendToStream(`${streamPrefix}-${String(attempt)}`, [event], {
+      expectedRevision: 'no_stream',
+    });
+    await waitUntil(
+      () => (recording.effects.has(event.id) ? true : undefined),
+      'the warm-up event is handled',
+      30_000,
+    );
+  }
+}
+
 async function openStores(context: MultiConsumerContext, count: number): Promise<EventStore[]> {
   return Promise.all(Array.from({ length: count }, () => context.openStore()));
 }
@@ -64,21 +90,20 @@ export function multiConsumerContract(context: MultiConsumerContext): void {
       const consumers = subscriptions.map((subscription, consumer) =>
         recording.consume(consumer, subscription),
       );
+      await bothConnected(context.store(), `${prefix}-warm-up`, recording);
+      const handledBefore = new Map(recording.handledBy);
       // New keys in each round: a key goes to a consumer when its first message comes,
       // so keys that come once both are connected are shared between them.
       const appended: string[] = [];
       for (let round = 0; round < 6; round += 1) {
         for (let key = 0; key < 4; key += 1) {
           const events = newEvents(3);
-          await context
-            .store()
-            .appendToStream(`${prefix}-${String(round)}-${String(key)}`, events, {
-              expectedRevision: 'no_stream',
-            });
+          const stream = `${prefix}-${String(round)}-${String(key)}`;
+          await context.store().appendToStream(stream, events, { expectedRevision: 'no_stream' });
           appended.push(...events.map((event) => event.id));
         }
         await waitUntil(
-          () => (recording.effects.size === appended.length ? true : undefined),
+          () => (appended.every((id) => recording.effects.has(id)) ? true : undefined),
           `the ${String(appended.length)} events so far are handled`,
           30_000,
         );
@@ -86,10 +111,14 @@ export function multiConsumerContract(context: MultiConsumerContext): void {
       await Promise.all(subscriptions.map((subscription) => subscription.close()));
       await Promise.all(consumers);
       expect(recording.overlaps, 'messages of one key in flight at once').toEqual([]);
-      expect([...recording.effects].sort()).toEqual([...appended].sort());
-      expect([...recording.handledBy.keys()].sort(), 'consumers that got deliveries').toEqual([
-        0, 1,
-      ]);
+      expect(appended.every((id) => recording.effects.has(id))).toBe(true);
+      const handledSince = [0, 1].map(
+        (consumer) => (recording.handledBy.get(consumer) ?? 0) - (handledBefore.get(consumer) ?? 0),
+      );
+      expect(
+        handledSince.every((count) => count > 0),
+        `deliveries per consumer: ${handledSince.join(', ')}`,
+      ).toBe(true);
     } finally {
       await Promise.all(stores.map((store) => store.close()));
     }
