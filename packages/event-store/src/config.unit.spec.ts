@@ -47,4 +47,21 @@ describe('loadEventStoreConfig', () => {
       /EVENTSTORE_MAX_EVENT_BYTES/,
     );
   });
+
+  it.each([
+    'esdb+discover://cluster.example.com:2113?tls=true&nodePreference=follower',
+    'esdb://node1.example.com:2113,node2.example.com:2113,node3.example.com:2113?tls=true&tlsCAFile=/certs/ca/ca.crt&nodePreference=leader',
+    'esdb://admin:changeit@127.0.0.1:2111,127.0.0.1:2112,127.0.0.1:2113?tls=true&tlsCAFile=infra/certs/ca/ca.crt&nodePreference=random',
+    'kurrentdb+discover://cluster.example.com:2113',
+  ])('accepts the cluster connection string %s and keeps it whole', (connectionString) => {
+    expect(loadEventStoreConfig({ EVENTSTORE_CONNECTION_STRING: ` ${connectionString} ` })).toEqual(
+      { backend: 'eventstoredb', connectionString, maxEventBytes: 1024 * 1024 },
+    );
+  });
+
+  it('refuses a connection string of another scheme', () => {
+    expect(() =>
+      loadEventStoreConfig({ EVENTSTORE_CONNECTION_STRING: 'https://node1.example.com:2113' }),
+    ).toThrow(/EVENTSTORE_CONNECTION_STRING must be an esdb:\/\/ connection string/);
+  });
 });

@@ -1,6 +1,11 @@
-import type { EventStoreDBClient } from '@eventstore/db-client';
-import { describe, expect, it } from 'vitest';
-import { eventStoreDBEventStoreOn } from './eventstoredb-event-store.js';
+import { EventStoreDBClient } from '@eventstore/db-client';
+// The client's own parser (not exported from its index): what it makes of each string.
+import { parseConnectionString } from '@eventstore/db-client/dist/Client/parseConnectionString.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  createEventStoreDBEventStore,
+  eventStoreDBEventStoreOn,
+} from './eventstoredb-event-store.js';
 import { fakeEsdbClient } from './fake-esdb-client.js';
 import { groupOptionsStreamOf } from './group-options.js';
 
@@ -49,8 +54,8 @@ describe('EventStoreDB event store', () => {
     });
 
     it('records a new ordering key, and only when it changes', async () => {
-      // Given
-      const fake = fakeEsdbClient();
+      // Given a group already Pinned, as a stream key makes it
+      const fake = fakeEsdbClient({ groupSettings: { consumerStrategyName: 'Pinned' } });
       const store = storeOn(fake);
       const orderingKey = { source: { from: 'stream' as const }, supersedeParkedWith: [] };
       // When the same key is declared twice
@@ -59,6 +64,95 @@ describe('EventStoreDB event store', () => {
       // Then it is written once, and the server's settings are left alone
       expect(fake.streams.get(groupOptionsStreamOf('billing-v1'))).toHaveLength(1);
       expect(fake.calls).not.toContain('updatePersistentSubscriptionToAll');
+    });
+  });
+
+  describe('the consumer strategy on the server follows the ordering key', () => {
+    const orderingKey = { source: { from: 'stream' as const }, supersedeParkedWith: [] };
+
+    it('creates a group keyed by stream as Pinned, and one without a key as RoundRobin', async () => {
+      // Given
+      const fake = fakeEsdbClient();
+      const store = storeOn(fake);
+      // When
+      await store.createSubscriptionGroup('keyed-v1', { orderingKey });
+      await store.createSubscriptionGroup('unkeyed-v1', {});
+      // Then
+      expect(
+        fake.created.map(({ group, settings }) => [group, settings.consumerStrategyName]),
+      ).toEqual([
+        ['keyed-v1', 'Pinned'],
+        ['unkeyed-v1', 'RoundRobin'],
+      ]);
+    });
+
+    it('an update that declares a key turns a RoundRobin group into Pinned, and back when removed', async () => {
+      // Given a group created before its consumer declared a key
+      const fake = fakeEsdbClient({ groupSettings: { consumerStrategyName: 'RoundRobin' } });
+      const store = storeOn(fake);
+      // When the key is declared
+      await store.updateSubscriptionGroup('billing-v1', { orderingKey });
+      // Then
+      expect(fake.updated.map((settings) => settings.consumerStrategyName)).toEqual(['Pinned']);
+      // When it is removed again
+      await store.updateSubscriptionGroup('billing-v1', { orderingKey: null });
+      expect(fake.updated.map((settings) => settings.consumerStrategyName)).toEqual([
+        'Pinned',
+        'RoundRobin',
+      ]);
+    });
+
+    it('an update of another setting keeps the key the group has (read from its options stream)', async () => {
+      const fake = fakeEsdbClient({ groupSettings: { consumerStrategyName: 'Pinned' } });
+      const store = storeOn(fake);
+      await store.updateSubscriptionGroup('billing-v1', { orderingKey });
+      await store.updateSubscriptionGroup('billing-v1', { maxRetryCount: 4 });
+      expect(fake.updated.map((settings) => settings.consumerStrategyName)).toEqual(['Pinned']);
+    });
+  });
+
+  describe('cluster connection strings', () => {
+    const discover = 'esdb+discover://cluster.example.com:2113?tls=true&nodePreference=follower';
+    const nodes =
+      'esdb://node1:2113,node2:2113,node3:2113?tls=true&tlsCAFile=/certs/ca/ca.crt&nodePreference=leader';
+
+    it.each([discover, nodes])(
+      'creates the client from the whole string: %s',
+      (connectionString) => {
+        // Given
+        const fake = fakeEsdbClient();
+        const created = vi
+          .spyOn(EventStoreDBClient, 'connectionString')
+          .mockReturnValue(fake.client as unknown as EventStoreDBClient);
+        try {
+          // When
+          createEventStoreDBEventStore({ connectionString });
+          // Then
+          expect(created).toHaveBeenCalledWith(connectionString);
+        } finally {
+          created.mockRestore();
+        }
+      },
+    );
+
+    it('the client reads DNS discovery, every seed node, TLS, its CA file and the node preference', () => {
+      expect(parseConnectionString(discover)).toMatchObject({
+        dnsDiscover: true,
+        hosts: [{ address: 'cluster.example.com', port: 2113 }],
+        tls: true,
+        nodePreference: 'follower',
+      });
+      expect(parseConnectionString(nodes)).toMatchObject({
+        dnsDiscover: false,
+        hosts: [
+          { address: 'node1', port: 2113 },
+          { address: 'node2', port: 2113 },
+          { address: 'node3', port: 2113 },
+        ],
+        tls: true,
+        tlsCAFile: '/certs/ca/ca.crt',
+        nodePreference: 'leader',
+      });
     });
   });
 

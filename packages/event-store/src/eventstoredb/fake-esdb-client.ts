@@ -1,8 +1,11 @@
 // A stand-in for the part of EventStoreDBClient the adapter uses (esdb-client.ts),
 // for unit tests: streams in memory, and persistent subscriptions whose
-// messages a test hands in and whose acks and nacks it reads back.
+// messages a test hands in and whose acks and nacks it reads back. A group
+// created through the fake is served as the server would (fake-group-dispatch.ts):
+// appended events that match its filter go to its connections by its strategy.
 import type {
   EventData,
+  Filter,
   PersistentAction,
   PersistentSubscriptionToAllSettings,
   Position,
@@ -12,10 +15,12 @@ import type {
 import {
   BACKWARDS,
   PersistentSubscriptionDoesNotExistError,
+  START,
   persistentSubscriptionToAllSettingsFromDefaults,
 } from '@eventstore/db-client';
 import { deliveryQueue } from './delivery-queue.js';
 import type { EsdbClient, EsdbGroupSubscription, EsdbResolved } from './esdb-client.js';
+import { fakeGroupDispatch, type FakeGroupDispatch } from './fake-group-dispatch.js';
 
 export type Settlement =
   | { readonly kind: 'ack'; readonly eventId: string | undefined }
@@ -89,6 +94,48 @@ function readAllOf(streams: ReadonlyMap<string, EsdbRecordedEvent[]>, options: R
   return events.slice(0, Number(options.maxCount ?? events.length));
 }
 
+/** Whether a server-side $all filter lets `event` into a group. */
+function passes(filter: Filter, event: EsdbRecordedEvent): boolean {
+  const value = filter.filterOn === 'streamName' ? event.streamId : event.type;
+  if ('prefixes' in filter) return filter.prefixes.some((prefix) => value.startsWith(prefix));
+  return new RegExp(filter.regex).test(value);
+}
+
+/** The groups created through the fake, served as the server would. */
+function servedGroups() {
+  const groups = new Map<
+    string,
+    { settings: PersistentSubscriptionToAllSettings; filter: Filter; dispatch: FakeGroupDispatch }
+  >();
+  return {
+    get: (group: string) => groups.get(group),
+    create(
+      group: string,
+      settings: PersistentSubscriptionToAllSettings,
+      filter: Filter,
+      existing: EsdbRecordedEvent[],
+    ) {
+      const dispatch = fakeGroupDispatch({
+        strategy: settings.consumerStrategyName,
+        messageTimeoutMs: settings.messageTimeout,
+      });
+      groups.set(group, { settings, filter, dispatch });
+      if (settings.startFrom === START)
+        for (const event of existing) if (passes(filter, event)) dispatch.publish(event);
+    },
+    update(group: string, settings: PersistentSubscriptionToAllSettings) {
+      const served = groups.get(group);
+      if (served === undefined) return;
+      groups.set(group, { ...served, settings });
+      served.dispatch.setStrategy(settings.consumerStrategyName);
+    },
+    publish(event: EsdbRecordedEvent) {
+      for (const { filter, dispatch } of groups.values())
+        if (passes(filter, event)) dispatch.publish(event);
+    },
+  };
+}
+
 export function fakeEsdbClient(
   input: {
     serverVersion?: string;
@@ -108,7 +155,10 @@ export function fakeEsdbClient(
   const calls: string[] = [];
   /** The settings of each group created on $all, in order. */
   const created: { group: string; settings: PersistentSubscriptionToAllSettings }[] = [];
+  /** The settings each update of a group on $all sent, in order. */
+  const updated: PersistentSubscriptionToAllSettings[] = [];
   let lastPosition = 0n;
+  const served = servedGroups();
 
   /** Appends as the server would: the next revision of the stream, the next position of $all. */
   const append = (stream: string, event: EventData, recordedAt?: Date) => {
@@ -125,6 +175,7 @@ export function fakeEsdbClient(
       ...(recordedAt === undefined ? {} : { created: recordedAt }),
     } as Partial<EsdbRecordedEvent>);
     streams.set(stream, [...events, recorded]);
+    served.publish(recorded);
     return recorded;
   };
 
@@ -134,7 +185,10 @@ export function fakeEsdbClient(
     links.set(parkedStream, [...entries, { event, revision: revision ?? BigInt(entries.length) }]);
   };
 
-  const client: EsdbClient & { capabilities: Promise<{ serverVersion: string }> } = {
+  const client: EsdbClient & {
+    capabilities: Promise<{ serverVersion: string }>;
+    dispose(): Promise<void>;
+  } = {
     capabilities: Promise.resolve({ serverVersion: input.serverVersion ?? '24.10.0.0' }),
     appendToStream: (stream, events) => {
       for (const event of Array.isArray(events) ? events : [events]) append(stream, event);
@@ -169,24 +223,27 @@ export function fakeEsdbClient(
       }
     },
     getPersistentSubscriptionToAllInfo: (groupName) =>
-      input.groupExists === false
+      input.groupExists === false && served.get(groupName) === undefined
         ? Promise.reject(
             new PersistentSubscriptionDoesNotExistError(undefined, {
               streamName: '$all',
               groupName,
             }),
           )
-        : Promise.resolve({ settings } as Awaited<
+        : Promise.resolve({ settings: served.get(groupName)?.settings ?? settings } as Awaited<
             ReturnType<EsdbClient['getPersistentSubscriptionToAllInfo']>
           >),
-    createPersistentSubscriptionToAll: (groupName, groupSettings) => {
+    createPersistentSubscriptionToAll: (groupName, groupSettings, { filter }) => {
       calls.push('createPersistentSubscriptionToAll');
       created.push({ group: groupName, settings: groupSettings });
+      served.create(groupName, groupSettings, filter, readAllOf(streams, {}));
       return Promise.resolve();
     },
-    updatePersistentSubscriptionToAll: (_group, next) => {
+    updatePersistentSubscriptionToAll: (groupName, next) => {
       calls.push('updatePersistentSubscriptionToAll');
+      updated.push(next);
       settings = next;
+      served.update(groupName, next);
       return Promise.resolve();
     },
     createPersistentSubscriptionToStream: (stream) => {
@@ -204,8 +261,12 @@ export function fakeEsdbClient(
       );
       return Promise.resolve();
     },
-    subscribeToPersistentSubscriptionToAll: () => group,
-    subscribeToPersistentSubscriptionToStream: () => retries,
+    subscribeToPersistentSubscriptionToAll: (groupName, { bufferSize }) =>
+      served.get(groupName)?.dispatch.connect(bufferSize) ?? group,
+    // A served group's retry stream stays empty: the multi-consumer tests never retry.
+    subscribeToPersistentSubscriptionToStream: (_stream, groupName) =>
+      served.get(groupName) === undefined ? retries : fakeGroupSubscription([], 'retries'),
+    dispose: () => Promise.resolve(),
   };
-  return { client, streams, log, calls, created, group, retries, append, park };
+  return { client, streams, log, calls, created, updated, group, retries, append, park };
 }

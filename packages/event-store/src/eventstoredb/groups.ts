@@ -46,20 +46,26 @@ export async function createEsdbGroup(
   await ensureRetryGroup(client, group, esdbSettings);
 }
 
-/** Sends an update only when a setting differs from the server's (see `esdbSettingsDiffer`). */
+/**
+ * Sends an update only when a setting differs from the server's (see
+ * `esdbSettingsDiffer`). A new ordering key may change the strategy (Pinned
+ * for a key, RoundRobin without): the server then restarts the group, dropping
+ * its connections, which reconnect and get the group's messages anew.
+ */
 export async function updateEsdbGroup(
-  client: EventStoreDBClient,
+  client: EsdbClient,
   group: string,
   changes: SubscriptionGroupChanges,
 ): Promise<void> {
   const { settings } = await client.getPersistentSubscriptionToAllInfo(group);
-  const next = applyEsdbChanges(settings, changes);
+  const current = await readGroupOptions(client, group);
+  // null: the ordering is removed; absent: it stays as it is.
+  const orderingKey =
+    changes.orderingKey === undefined ? current.orderingKey : (changes.orderingKey ?? undefined);
+  const next = applyEsdbChanges(settings, changes, orderingKey);
   if (esdbSettingsDiffer(settings, next)) {
     await client.updatePersistentSubscriptionToAll(group, next);
   }
-  if (changes.orderingKey === undefined) return;
-  const orderingKey = changes.orderingKey ?? undefined; // null: the ordering is removed
-  const current = await readGroupOptions(client, group);
   if (JSON.stringify(current.orderingKey) !== JSON.stringify(orderingKey)) {
     await writeGroupOptions(client, group, { orderingKey });
   }

@@ -2,6 +2,7 @@
 import {
   DISPATCH_TO_SINGLE,
   END,
+  PINNED,
   ROUND_ROBIN,
   START,
   eventTypeFilter,
@@ -16,6 +17,7 @@ import { parseRecordedEvent, type RecordedEvent } from '../port/envelope.js';
 import {
   isTimeStart,
   type ConsumerStrategy,
+  type OrderingKey,
   type StartFrom,
   type SubscriptionFilter,
   type SubscriptionGroupChanges,
@@ -46,8 +48,46 @@ export function matchesFilter(
   return filter.types.includes(event.type);
 }
 
-export function toEsdbStrategy(strategy: ConsumerStrategy): string {
-  return strategy === 'dispatch_to_single' ? DISPATCH_TO_SINGLE : ROUND_ROBIN;
+/**
+ * The server's consumer strategy for a group: an explicit `dispatch_to_single`
+ * stays so; otherwise the ordering key decides, so that the server keeps each
+ * key on one connection and the connection's ordering gate can order it:
+ *
+ * | ordering key                      | strategy wanted       | sent                  |
+ * | --------------------------------- | --------------------- | --------------------- |
+ * | by stream                         | `Pinned`              | `Pinned`              |
+ * | by correlation id (metadata)      | `PinnedByCorrelation` | `Pinned` (see below)  |
+ * | another field, or none            | `RoundRobin`          | `RoundRobin`          |
+ *
+ * `PinnedByCorrelation` cannot be sent: @eventstore/db-client 6.2.1 (and
+ * @kurrent/kurrentdb-client 1.x) encodes only DispatchToSingle, RoundRobin and
+ * Pinned, and for any other name sets no strategy, leaving the enum at 0,
+ * which is DispatchToSingle in the protocol. The server also hashes
+ * `$correlationId`, not this repository's `correlationId`. `Pinned` is the
+ * nearest it can carry: the saga's messages of one order live in its stream.
+ * See docs/event-store.md, "Consumer strategies".
+ */
+export function toEsdbStrategy(group: {
+  readonly consumerStrategy: ConsumerStrategy;
+  readonly orderingKey?: OrderingKey | undefined;
+}): EsdbConsumerStrategyName {
+  if (group.consumerStrategy === 'dispatch_to_single') return DISPATCH_TO_SINGLE;
+  const source = group.orderingKey?.source;
+  if (source === undefined) return ROUND_ROBIN;
+  if (source.from === 'stream') return PINNED;
+  return source.from === 'metadata' && source.field === CORRELATION_FIELD ? PINNED : ROUND_ROBIN;
+}
+
+/** The names this client can send (see `toEsdbStrategy`). */
+export type EsdbConsumerStrategyName =
+  typeof DISPATCH_TO_SINGLE | typeof ROUND_ROBIN | typeof PINNED;
+
+/** The metadata field that names a message's correlation here (EventStoreDB's is `$correlationId`). */
+const CORRELATION_FIELD = 'correlationId';
+
+/** The port's strategy of a group as the server has it (Pinned is the port's round_robin). */
+export function fromEsdbStrategy(name: string): ConsumerStrategy {
+  return name === DISPATCH_TO_SINGLE ? 'dispatch_to_single' : 'round_robin';
 }
 
 function toEsdbStart(startFrom: StartFrom): PersistentSubscriptionToAllSettings['startFrom'] {
@@ -67,22 +107,27 @@ export function toEsdbSettings(
     startFrom: toEsdbStart(settings.startFrom),
     maxRetryCount: settings.maxRetryCount,
     messageTimeout: settings.messageTimeoutMs,
-    consumerStrategyName: toEsdbStrategy(settings.consumerStrategy),
+    consumerStrategyName: toEsdbStrategy(settings),
   });
 }
 
-/** An update: EventStoreDB replaces all settings, so the current ones are the base. */
+/**
+ * An update: EventStoreDB replaces all settings, so the current ones are the
+ * base. The strategy follows the group's ordering key as it will be after the
+ * update (`orderingKey`), and the port's strategy as changed or as it was.
+ */
 export function applyEsdbChanges(
   current: PersistentSubscriptionToAllSettings,
   changes: SubscriptionGroupChanges,
+  orderingKey: OrderingKey | undefined,
 ): PersistentSubscriptionToAllSettings {
+  const consumerStrategy =
+    changes.consumerStrategy ?? fromEsdbStrategy(current.consumerStrategyName);
   return {
     ...current,
     ...(changes.maxRetryCount === undefined ? {} : { maxRetryCount: changes.maxRetryCount }),
     ...(changes.messageTimeoutMs === undefined ? {} : { messageTimeout: changes.messageTimeoutMs }),
-    ...(changes.consumerStrategy === undefined
-      ? {}
-      : { consumerStrategyName: toEsdbStrategy(changes.consumerStrategy) }),
+    consumerStrategyName: toEsdbStrategy({ consumerStrategy, orderingKey }),
   };
 }
 

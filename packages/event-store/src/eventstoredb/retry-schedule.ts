@@ -4,7 +4,9 @@
 // back to a consumer, which waits until it is due and then delivers the
 // original event again, with its original id.
 import {
+  PINNED,
   PersistentSubscriptionExistsError,
+  ROUND_ROBIN,
   START,
   StreamNotFoundError,
   jsonEvent,
@@ -77,14 +79,17 @@ export function parseRetryRecord(
  * The retry group mirrors the application group. A record stays unsettled
  * while it waits, so its timeout covers the longest wait plus the handler's;
  * its maxRetryCount counts the redeliveries of a record (a dead consumer, a
- * timeout), which the delivery's retryCount includes too.
+ * timeout), which the delivery's retryCount includes too. All its records are
+ * in one stream, so `Pinned` would send every retry to one connection: a
+ * pinned group's retry group is `RoundRobin`.
  */
 export function retryGroupSettings(main: PersistentSubscriptionToAllSettings) {
   return persistentSubscriptionToStreamSettingsFromDefaults({
     startFrom: START,
     messageTimeout: MAX_RETRY_AFTER_MS + main.messageTimeout,
     maxRetryCount: main.maxRetryCount,
-    consumerStrategyName: main.consumerStrategyName,
+    consumerStrategyName:
+      main.consumerStrategyName === PINNED ? ROUND_ROBIN : main.consumerStrategyName,
   });
 }
 
