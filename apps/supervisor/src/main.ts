@@ -20,7 +20,7 @@ import { CONSOLE_ENTRY } from './lab/lab-stack.js';
 import { openLab } from './lab/open-lab.js';
 // lab:end
 import { formatLogLine } from './log-lines.js';
-import { chooseReplicaPorts, choosePorts } from './ports.js';
+import { chooseReplicaPorts, choosePorts, portNumbers } from './ports.js';
 import { buildProcessBundles, processCommand, type ProcessBundles } from './process-bundles.js';
 import { DEFAULT_RESTART_POLICY } from './restart-policy.js';
 import { seedInventory } from './seed.js';
@@ -311,7 +311,7 @@ async function main(): Promise<void> {
       migrateEventStore: config.inheritedEnv['EVENTSTORE_CONNECTION_STRING'] === undefined,
     }),
   );
-  const ports = await choosePorts({
+  const chosenPorts = await choosePorts({
     mode: config.STACK_PORTS,
     host: config.HOST,
     gatewayPort: config.PORT,
@@ -322,24 +322,29 @@ async function main(): Promise<void> {
     ...(await chooseReplicaPorts({
       mode: config.STACK_PORTS,
       host: config.HOST,
-      ports,
+      ports: chosenPorts,
       counts: config.STACK_REPLICAS,
     })),
     // lab:begin
     // A replica called inventory-2 is the lab's second inventory process:
     // it listens where the lab's clients know that process to be.
-    ...(ports.inventory2 !== undefined && config.STACK_REPLICAS.inventory > 1
-      ? { 'inventory-2': ports.inventory2 }
+    ...(chosenPorts.inventory2 !== undefined && config.STACK_REPLICAS.inventory > 1
+      ? { 'inventory-2': chosenPorts.inventory2 }
       : {}),
     // lab:end
   };
   const replicas = { counts: config.STACK_REPLICAS, ports: replicaPorts };
+  // Where the stack's tools (the console's metrics, the state file) find the replicas.
+  const ports = {
+    ...chosenPorts,
+    ...(Object.keys(replicaPorts).length === 0 ? {} : { replicas: replicaPorts }),
+  };
   const added = await prepareAddedServices({
     mode: config.STACK_PORTS,
     host: config.HOST,
     adminUrl: postgres.adminUrl,
     prefix: config.STACK_DATABASE_PREFIX,
-    taken: [...Object.values(ports), ...Object.values(replicas.ports)],
+    taken: portNumbers(ports),
   });
   // lab:begin
   const lab = await openLab({

@@ -75,7 +75,7 @@ export async function chooseReplicaPorts(input: {
   counts: ReplicaCounts;
 }): Promise<Readonly<Record<string, number>>> {
   const chosen: Record<string, number> = {};
-  const taken = new Set<number>(Object.values(input.ports));
+  const taken = new Set<number>(portNumbers(input.ports));
   for (const replica of extraReplicas(input.counts)) {
     if (input.mode === 'fixed') {
       chosen[replica.name] = fixedReplicaPort(input.ports[replica.service], replica.n);
@@ -87,4 +87,18 @@ export async function chooseReplicaPorts(input: {
     chosen[replica.name] = port;
   }
   return chosen;
+}
+
+/**
+ * Every port the stack's processes listen on, replicas included.
+ *
+ * @example
+ * portNumbers({ ...FIXED_PORTS, replicas: { 'payment-2': 3103 } }); // [3000, 3001, …, 2525, 3103]
+ */
+export function portNumbers(ports: StackPorts): number[] {
+  const { replicas, ...single } = ports;
+  return [
+    ...Object.values(single),
+    ...Object.values(replicas ?? {}),
+  ];
 }

@@ -29,6 +29,8 @@ export const StackPorts = z.object({
   console: Port.exactOptional(),
   /** Lab mode only: the supervisor's own lab API (the fault proxy's links, ...), with the lab token. */
   labControl: Port.exactOptional(),
+  /** STACK_REPLICAS: every saga-service replica after the first, by its name (`payment-2`). */
+  replicas: z.record(z.string(), Port).exactOptional(),
 });
 export type StackPorts = Readonly<z.infer<typeof StackPorts>>;
 

@@ -34,7 +34,12 @@ export function metricsTargets(stack: StackTarget): MetricsTarget[] {
     ['payment', ports.payment],
     ['notification', ports.notification],
   ];
-  return processes.flatMap(([service, port]) =>
+  // Replicas (STACK_REPLICAS) too: the summary adds a consumer's counts over every process.
+  const named = new Map<string, number | undefined>([
+    ...processes,
+    ...Object.entries(ports.replicas ?? {}),
+  ]);
+  return [...named].flatMap(([service, port]) =>
     port === undefined ? [] : [{ service, url: `http://${host}:${String(port)}/metrics` }],
   );
 }

@@ -76,6 +76,26 @@ describe('metricsTargets', () => {
     expect(metricsTargets(lab)[2]?.url).toBe('http://127.0.0.1:3008/metrics');
   });
 
+  it('adds every replica the stack runs (STACK_REPLICAS), and inventory-2 once when it is one', () => {
+    const replicated: StackTarget = {
+      ...stack,
+      ports: {
+        ...stack.ports,
+        inventory2: 3012,
+        replicas: { 'payment-2': 3103, 'inventory-2': 3012 },
+      },
+    };
+
+    expect(metricsTargets(replicated)).toEqual([
+      { service: 'order', url: 'http://127.0.0.1:3001/metrics' },
+      { service: 'inventory', url: 'http://127.0.0.1:3002/metrics' },
+      { service: 'inventory-2', url: 'http://127.0.0.1:3012/metrics' },
+      { service: 'payment', url: 'http://127.0.0.1:3003/metrics' },
+      { service: 'notification', url: 'http://127.0.0.1:3004/metrics' },
+      { service: 'payment-2', url: 'http://127.0.0.1:3103/metrics' },
+    ]);
+  });
+
   it('scrapes the host the gateway is on, when the stack listens on another one', () => {
     const elsewhere: StackTarget = { ...stack, gatewayUrl: 'http://10.0.0.7:3000' };
     const onIpv6: StackTarget = { ...stack, gatewayUrl: 'http://[::1]:3000/' };
