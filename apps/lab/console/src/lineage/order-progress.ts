@@ -45,8 +45,8 @@ const STATUS_AFTER: Readonly<Record<string, OrderStatus>> = {
 
 /**
  * How long past its due time a deadline may be before the order (or its
- * timer) counts as stuck: the order service's timer polls every second by
- * default and then appends the cancellation, so a healthy order or timer is
+ * timer) counts as stuck: the order service's timer polls every 500 ms by
+ * default (ORDER_TIMER_POLL_MS) and then appends the cancellation, so a healthy order or timer is
  * never listed for long.
  */
 export const DEADLINE_GRACE_MS = 5_000;
