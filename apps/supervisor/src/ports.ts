@@ -97,8 +97,5 @@ export async function chooseReplicaPorts(input: {
  */
 export function portNumbers(ports: StackPorts): number[] {
   const { replicas, ...single } = ports;
-  return [
-    ...Object.values(single),
-    ...Object.values(replicas ?? {}),
-  ];
+  return [...Object.values(single), ...Object.values(replicas ?? {})];
 }
