@@ -1,19 +1,8 @@
 // The console behind the gateway: where its routes are, and how long each waits.
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import type { Upstreams } from '../config.js';
+import { NOWHERE, NOWHERE_UPSTREAMS as UPSTREAMS } from '../testing/nowhere-upstreams.js';
 import { consoleTimeoutMs } from './console.routes.js';
-
-// Nothing listens at these URLs: no test here forwards a request.
-const NOWHERE = 'http://127.0.0.1:9';
-const UPSTREAMS: Upstreams = {
-  order: [NOWHERE],
-  inventory: [NOWHERE],
-  payment: [NOWHERE],
-  notification: [NOWHERE],
-  'payment-provider': [NOWHERE],
-  'mail-sink': [NOWHERE],
-};
 
 describe('the gateway with a console', () => {
   it('leaves / to the console and keeps the JSON index at /api', async () => {

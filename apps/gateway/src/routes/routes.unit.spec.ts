@@ -3,7 +3,7 @@ import { buildOpenApiDocument } from '../openapi/build-openapi-document.js';
 import type { HTTPMethods } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type GatewayInstance } from '../app.js';
-import type { Upstreams } from '../config.js';
+import { NOWHERE_UPSTREAMS as UPSTREAMS } from '../testing/nowhere-upstreams.js';
 import { FORWARDED_ROUTES } from './forward.routes.js';
 
 const METHODS = { get: 'GET', put: 'PUT', post: 'POST', delete: 'DELETE', patch: 'PATCH' } as const;
@@ -16,17 +16,6 @@ function documentedRoutes(): { method: HTTPMethods; url: string }[] {
       .map(([, method]) => ({ method, url: path.replace(/\{(\w+)\}/g, ':$1') })),
   );
 }
-
-// Nothing listens at these URLs: no test here forwards a request.
-const NOWHERE = 'http://127.0.0.1:9';
-const UPSTREAMS: Upstreams = {
-  order: [NOWHERE],
-  inventory: [NOWHERE],
-  payment: [NOWHERE],
-  notification: [NOWHERE],
-  'payment-provider': [NOWHERE],
-  'mail-sink': [NOWHERE],
-};
 
 let app: GatewayInstance;
 beforeAll(async () => {
