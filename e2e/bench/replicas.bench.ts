@@ -11,7 +11,12 @@ import pg from 'pg';
 import { writeBenchmarkSection } from '../../tooling/benchmarks-doc.js';
 import { startStack } from '../support/start-stack.js';
 import { followOrderEnds } from './order-ends.js';
-import { diffResources, snapshotResources } from './resource-usage.js';
+import {
+  countFunctionCalls,
+  diffResources,
+  snapshotResources,
+  type ResourceUse,
+} from './resource-usage.js';
 import { offerLoad, post, processesOf, type LoadResult } from './saga-load.js';
 
 const BENCHMARKS_FILE = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
@@ -22,10 +27,19 @@ const PLAN = {
     { perSecond: 10, seconds: 15 },
     { perSecond: 25, seconds: 15 },
   ],
+  /** Seconds with no orders at all, to measure what the processes cost by just running. */
+  idleSeconds: 10,
   /** One, two, one, two: each configuration measured twice, interleaved. */
   rounds: 2,
   sku: 'SKU-REPLICAS-BENCH',
 } as const;
+/**
+ * A PostgreSQL backend that goes idle reports its counters (commits, function
+ * calls) only after up to 10 s (PGSTAT_IDLE_INTERVAL): read them after this
+ * wait, or a load's commits are counted in the next row.
+ */
+const STATS_SETTLE_MS = 11_000;
+const settle = () => new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
 /** What the issue asks of replicas: within 10 % of one process each. */
 const WITHIN = 0.1;
 
@@ -33,9 +47,27 @@ interface Row {
   readonly replicas: 'one each' | 'two each';
   readonly result: LoadResult;
   readonly cpuMsPerOrder: number;
+  readonly used: ResourceUse;
 }
 
-async function measureStack(replicas: Row['replicas']): Promise<Row[]> {
+interface IdleRow {
+  readonly replicas: Row['replicas'];
+  /** CPU ms per second of every process of the stack, no orders coming. */
+  readonly cpuMsPerSecond: number;
+  readonly commitsPerSecond: number;
+}
+
+/** A service's processes (payment, payment-2) summed under its name. */
+function cpuByService(cpuMs: ReadonlyMap<string, number>): Map<string, number> {
+  const byService = new Map<string, number>();
+  for (const [name, ms] of cpuMs) {
+    const service = name.replace(/-\d+$/, '');
+    byService.set(service, (byService.get(service) ?? 0) + ms);
+  }
+  return byService;
+}
+
+async function measureStack(replicas: Row['replicas']): Promise<{ rows: Row[]; idle: IdleRow }> {
   const stack = await startStack({
     env: {
       STACK_DURABILITY: 'durable',
@@ -48,6 +80,7 @@ async function measureStack(replicas: Row['replicas']): Promise<Row[]> {
   const observer = new pg.Client({ connectionString: stack.databases.eventStore });
   try {
     await observer.connect();
+    await countFunctionCalls(observer);
     await post(
       stack.gatewayUrl,
       `/api/inventory/${PLAN.sku}/restock`,
@@ -55,26 +88,51 @@ async function measureStack(replicas: Row['replicas']): Promise<Row[]> {
       { 'idempotency-key': randomUUID() },
     );
     await offerLoad(stack.gatewayUrl, { ...PLAN.warmup, sku: PLAN.sku }, ends.ended, ends.waiters);
+    const snapshot = () => snapshotResources(processesOf(stack), observer);
+    await settle();
+    const idleBefore = await snapshot();
+    await new Promise((resolve) => setTimeout(resolve, PLAN.idleSeconds * 1000));
+    const idleUse = diffResources(idleBefore, await snapshot());
+    const idle: IdleRow = {
+      replicas,
+      cpuMsPerSecond: idleUse.totalCpuMs / PLAN.idleSeconds,
+      commitsPerSecond: idleUse.eventStoreCommits / PLAN.idleSeconds,
+    };
+    const idleRoundsPerSecond = idleUse.eventStoreConsumeRounds / PLAN.idleSeconds;
     const rows: Row[] = [];
+    let before = await snapshot();
     for (const load of PLAN.loads) {
-      const before = await snapshotResources(processesOf(stack), observer);
       const result = await offerLoad(
         stack.gatewayUrl,
         { ...load, sku: PLAN.sku },
         ends.ended,
         ends.waiters,
       );
-      const used = diffResources(before, await snapshotResources(processesOf(stack), observer));
+      // CPU as the load ends; PostgreSQL's counters once its backends have
+      // reported them, less what the idle stack does in that wait.
+      const atEnd = diffResources(before, await snapshot());
+      await settle();
+      const settled = await snapshot();
+      const counted = diffResources(before, settled);
+      const settleSeconds = STATS_SETTLE_MS / 1000;
+      const used: ResourceUse = {
+        ...atEnd,
+        eventStoreCommits: counted.eventStoreCommits - idle.commitsPerSecond * settleSeconds,
+        eventStoreConsumeRounds:
+          counted.eventStoreConsumeRounds - idleRoundsPerSecond * settleSeconds,
+      };
+      before = settled;
       rows.push({
         replicas,
         result,
         cpuMsPerOrder: used.totalCpuMs / Math.max(1, result.confirmed),
+        used,
       });
       process.stdout.write(
         `  ${replicas}, ${String(load.perSecond)}/s: ${String(result.confirmed)} confirmed, p99 ${result.latency.p99.toFixed(0)} ms, ${(used.totalCpuMs / Math.max(1, result.confirmed)).toFixed(1)} ms CPU per order\n`,
       );
     }
-    return rows;
+    return { rows, idle };
   } finally {
     await observer.end().catch(() => undefined);
     await ends.close();
@@ -88,7 +146,20 @@ function pooled(rows: readonly Row[]) {
   const confirmed = rows.reduce((sum, row) => sum + row.result.confirmed, 0);
   const cpuMs = rows.reduce((sum, row) => sum + row.cpuMsPerOrder * row.result.confirmed, 0);
   const p99s = rows.map((row) => row.result.latency.p99);
+  const sum = (of: (use: ResourceUse) => number) =>
+    rows.reduce((total, row) => total + of(row.used), 0) / Math.max(1, confirmed);
+  const services = new Map<string, number>();
+  for (const row of rows) {
+    for (const [service, ms] of cpuByService(row.used.cpuMs)) {
+      services.set(service, (services.get(service) ?? 0) + ms);
+    }
+  }
   return {
+    commitsPerOrder: sum((use) => use.eventStoreCommits),
+    roundsPerOrder: sum((use) => use.eventStoreConsumeRounds),
+    cpuMsPerOrderByService: new Map(
+      [...services].map(([service, ms]) => [service, ms / Math.max(1, confirmed)]),
+    ),
     confirmed,
     posted: rows.reduce((sum, row) => sum + row.result.posted, 0),
     cpuMsPerOrder: cpuMs / Math.max(1, confirmed),
@@ -98,8 +169,15 @@ function pooled(rows: readonly Row[]) {
   };
 }
 
-function formatSection(rows: readonly Row[], loadAtStart: number): string {
+const SERVICES_SHOWN = ['postgres', 'order', 'inventory', 'payment', 'notification'] as const;
+
+function formatSection(
+  rows: readonly Row[],
+  idle: readonly IdleRow[],
+  loadAtStart: number,
+): string {
   const lines: string[] = [];
+  const breakdown: string[] = [];
   const verdicts: string[] = [];
   for (const load of PLAN.loads) {
     const of = (replicas: Row['replicas']) =>
@@ -115,7 +193,12 @@ function formatSection(rows: readonly Row[], loadAtStart: number): string {
       ['two each', two],
     ] as const) {
       lines.push(
-        `| ${String(load.perSecond)} | ${name} | ${String(side.posted)} | ${String(side.confirmed)} | ${side.cpuMsPerOrder.toFixed(1)} | ${side.p50s.map((ms) => ms.toFixed(0)).join(', ')} | ${side.p99s.map((ms) => ms.toFixed(0)).join(', ')} |`,
+        `| ${String(load.perSecond)} | ${name} | ${String(side.posted)} | ${String(side.confirmed)} | ${side.cpuMsPerOrder.toFixed(1)} | ${side.commitsPerOrder.toFixed(1)} | ${side.roundsPerOrder.toFixed(1)} | ${side.p50s.map((ms) => ms.toFixed(0)).join(', ')} | ${side.p99s.map((ms) => ms.toFixed(0)).join(', ')} |`,
+      );
+      const shown = SERVICES_SHOWN.map((service) => side.cpuMsPerOrderByService.get(service) ?? 0);
+      const rest = side.cpuMsPerOrder - shown.reduce((total, ms) => total + ms, 0);
+      breakdown.push(
+        `| ${String(load.perSecond)} | ${name} | ${[...shown, rest].map((ms) => ms.toFixed(1)).join(' | ')} |`,
       );
     }
     const cpuRatio = two.cpuMsPerOrder / one.cpuMsPerOrder;
@@ -129,26 +212,44 @@ function formatSection(rows: readonly Row[], loadAtStart: number): string {
     '',
     `Written by \`pnpm bench\` (\`e2e/bench/replicas.bench.ts\`) on ${new Date().toISOString().slice(0, 10)}.`,
     `Machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${String(availableParallelism())} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average ${loadAtStart.toFixed(1)} at start.`,
-    `The stack as \`pnpm start\` runs it (durable commits, the embedded event store), with one process of each saga service, and with \`STACK_REPLICAS=${TWO_EACH}\`. The two took turns, ${String(PLAN.rounds)} stacks each, each warmed up for ${String(PLAN.warmup.seconds)} s; every row is 15 s of \`tok_approve\` orders on a fixed schedule. CPU: every process of the stack from \`/proc\`, PostgreSQL included, per confirmed order; p50 and p99 are listed per stack, POST to \`OrderConfirmed\`.`,
+    `The stack as \`pnpm start\` runs it (durable commits, the embedded event store), with one process of each saga service, and with \`STACK_REPLICAS=${TWO_EACH}\`. The two took turns, ${String(PLAN.rounds)} stacks each, each warmed up for ${String(PLAN.warmup.seconds)} s; every row is 15 s of \`tok_approve\` orders on a fixed schedule. CPU: every process of the stack from \`/proc\`, PostgreSQL included, per confirmed order; p50 and p99 are listed per stack, POST to \`OrderConfirmed\`. Event-store commits (\`pg_stat_database\`) and consumer rounds (calls of \`es_consume\`, counted with \`track_functions\`) are read ${String(STATS_SETTLE_MS / 1000)} s after each load, once PostgreSQL's idle backends have reported them, less what the idle stack does in that time.`,
     '',
-    '| offered orders/s | saga services | posted | confirmed | CPU per order (ms) | p50 (ms) | p99 (ms) |',
-    '| ---: | --- | ---: | ---: | ---: | --- | --- |',
+    '| offered orders/s | saga services | posted | confirmed | CPU per order (ms) | event-store commits per order | consumer rounds per order | p50 (ms) | p99 (ms) |',
+    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |',
     ...lines,
     '',
     ...verdicts,
+    '',
+    `Where the CPU per order went (ms; a service's replicas summed; "rest" is the gateway, the card processor, the mail sink and the supervisor):`,
+    '',
+    `| offered orders/s | saga services | ${SERVICES_SHOWN.join(' | ')} | rest |`,
+    `| ---: | --- | ${SERVICES_SHOWN.map(() => '---:').join(' | ')} | ---: |`,
+    ...breakdown,
+    '',
+    `Idle, ${String(PLAN.idleSeconds)} s with no orders after the warm-up (what the processes cost by running):`,
+    '',
+    '| saga services | CPU (ms per second) | event-store commits per second |',
+    '| --- | ---: | ---: |',
+    ...idle.map(
+      (row) =>
+        `| ${row.replicas} | ${row.cpuMsPerSecond.toFixed(0)} | ${row.commitsPerSecond.toFixed(1)} |`,
+    ),
   ].join('\n');
 }
 
 async function main(): Promise<void> {
   const loadAtStart = loadavg()[0] ?? 0;
   const rows: Row[] = [];
+  const idle: IdleRow[] = [];
   for (let round = 0; round < PLAN.rounds; round++) {
     for (const replicas of ['one each', 'two each'] as const) {
       process.stdout.write(`replicas bench, round ${String(round + 1)}: ${replicas}\n`);
-      rows.push(...(await measureStack(replicas)));
+      const measured = await measureStack(replicas);
+      rows.push(...measured.rows);
+      idle.push(measured.idle);
     }
   }
-  const section = formatSection(rows, loadAtStart);
+  const section = formatSection(rows, idle, loadAtStart);
   process.stdout.write(`${section}\n`);
   if (!process.argv.includes('--no-docs')) {
     await writeBenchmarkSection(BENCHMARKS_FILE, 'replicas', section);

@@ -71,6 +71,21 @@ export interface ResourceSnapshot {
   eventStoreBackendsMs: number;
   eventStoreCommits: number;
   eventStoreRowsReturned: number;
+  /**
+   * Consumer rounds (calls of the six-argument es_consume, one per round);
+   * 0 unless `countFunctionCalls` was called on the server first.
+   */
+  eventStoreConsumeRounds: number;
+}
+
+/**
+ * Has PostgreSQL count calls of the store's PL/pgSQL functions from now on,
+ * in every session (track_functions is off by default; a reload reaches the
+ * sessions already open). For a bench's own throwaway server only.
+ */
+export async function countFunctionCalls(eventStore: pg.Client): Promise<void> {
+  await eventStore.query(`ALTER SYSTEM SET track_functions = 'pl'`);
+  await eventStore.query('SELECT pg_reload_conf()');
 }
 
 export interface StackProcesses {
@@ -108,6 +123,9 @@ export async function snapshotResources(
            xact_commit::text AS commits, tup_returned::text AS returned
       FROM pg_stat_database WHERE datname = current_database()`);
   const row = rows[0];
+  const rounds = await eventStore.query<{ calls: string | null }>(`
+    SELECT sum(f.calls)::text AS calls FROM pg_stat_user_functions f JOIN pg_proc p ON p.oid = f.funcid
+     WHERE f.funcname = 'es_consume' AND p.pronargs = 6`);
   return {
     cpuMs,
     eventStoreBackendsMs: (row?.pids ?? []).reduce(
@@ -116,6 +134,7 @@ export async function snapshotResources(
     ),
     eventStoreCommits: Number(row?.commits ?? 0),
     eventStoreRowsReturned: Number(row?.returned ?? 0),
+    eventStoreConsumeRounds: Number(rounds.rows[0]?.calls ?? 0),
   };
 }
 
@@ -125,6 +144,7 @@ export interface ResourceUse {
   eventStoreBackendsMs: number;
   eventStoreCommits: number;
   eventStoreRowsReturned: number;
+  eventStoreConsumeRounds: number;
 }
 
 export function diffResources(before: ResourceSnapshot, after: ResourceSnapshot): ResourceUse {
@@ -141,5 +161,6 @@ export function diffResources(before: ResourceSnapshot, after: ResourceSnapshot)
     eventStoreBackendsMs: Math.max(0, after.eventStoreBackendsMs - before.eventStoreBackendsMs),
     eventStoreCommits: after.eventStoreCommits - before.eventStoreCommits,
     eventStoreRowsReturned: after.eventStoreRowsReturned - before.eventStoreRowsReturned,
+    eventStoreConsumeRounds: after.eventStoreConsumeRounds - before.eventStoreConsumeRounds,
   };
 }
