@@ -111,10 +111,9 @@ export default tseslint.config(
     },
   },
   {
-    // The idempotency core and the consumer loop: no lab parts. The lab's own
-    // modules (the mistakes, service-kit's lab/) and tests that drive them may.
-    files: ['packages/idempotency/src/**/*.ts', 'packages/service-kit/src/consumer/**/*.ts'],
-    ignores: ['packages/idempotency/src/mistakes/**', '**/*.spec.ts', '**/*.fixtures.ts'],
+    // The idempotency core and the consumer loop: no lab parts, not even in
+    // their tests (the lab's mistakes and faults live in packages/lab).
+    files: ['packages/idempotency/src/**/*.ts', 'packages/service-kit/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -13,7 +13,7 @@ import {
   withProcessingHooks,
   type IdempotencyTables,
 } from '@effectively-once/idempotency';
-import { MISTAKEN_ATTEMPTS } from '@effectively-once/idempotency/mistakes';
+import { MISTAKEN_ATTEMPTS } from './mistakes/index.js';
 import { recordingDelivery } from '@effectively-once/idempotency/testing';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { afterAll, describe, expect, it } from 'vitest';

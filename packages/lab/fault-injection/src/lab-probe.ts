@@ -5,7 +5,7 @@
 // is journaled, then meets the faults armed for it; a mistake switched on for
 // a consumer plugs its flow in.
 import type { PointContext, ProcessingPoint } from '@effectively-once/idempotency';
-import { MARKER_MISTAKES, MISTAKEN_ATTEMPTS } from '@effectively-once/idempotency/mistakes';
+import { MARKER_MISTAKES, MISTAKEN_ATTEMPTS } from './mistakes/index.js';
 import type {
   DeliveryFacts,
   DeliveryHooks,
