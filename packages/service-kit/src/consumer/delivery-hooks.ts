@@ -11,7 +11,7 @@ import {
 import type { MessageOutcome } from '../metrics/service-metrics.js';
 import type { HandleResult } from './handler.js';
 
-/** One delivery as hooks see it: ids to match faults against and to journal, never the payload. */
+/** One delivery as hooks see it: ids to match on and to record, never the payload. */
 export interface DeliveryFacts {
   consumer: string;
   messageId: string;
