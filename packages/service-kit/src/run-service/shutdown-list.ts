@@ -5,7 +5,7 @@ import type { Closable } from './service-declaration.js';
 
 /**
  * The order parts close in. The attached extension first: whatever it holds
- * (the failure lab's holds) it lets go, or a held delivery would keep its
+ * (a held delivery) it lets go, or a held delivery would keep its
  * consumer from closing. The consumers next: their
  * deliveries in flight settle while everything they use is still open. Then
  * the workers and the relay, which write to the database and the store; HTTP,
