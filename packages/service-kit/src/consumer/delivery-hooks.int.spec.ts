@@ -129,7 +129,7 @@ describe('startConsumer with delivery hooks', () => {
         settled: {
           action: 'retry',
           outcome: 'retryable_failure',
-          reason: 'postponed by the failure lab at on-delivery',
+          reason: 'postponed by the delivery hooks before the handler',
         },
       });
       expect(second).toMatchObject({
@@ -167,7 +167,7 @@ describe('startConsumer with delivery hooks', () => {
         action: 'retry',
         outcome: 'applied',
         attempts: 1,
-        reason: 'handed back by the failure lab at after-commit-before-ack',
+        reason: 'handed back by the delivery hooks after the commit, before the ack',
       });
       expect(second?.settled).toEqual({ action: 'ack', outcome: 'duplicate', attempts: 1 });
       const handedBack = await waitFor(
@@ -231,7 +231,7 @@ describe('startConsumer with delivery hooks', () => {
       // Then the delivery is settled as without the lab, and the journal's failure is logged
       await waitFor(settledLine(placed!, 'delivery acknowledged'), 'acked');
       const warning = await waitFor(
-        settledLine(placed!, 'the failure lab could not journal the delivery'),
+        settledLine(placed!, 'the delivery hooks could not hear the settlement'),
         'journal failure',
       );
       expect(warning['err']).toMatchObject({ message: 'lab_journal is unreachable' });
