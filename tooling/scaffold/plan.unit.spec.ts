@@ -221,7 +221,7 @@ describe("a new service's server.ts", () => {
     const names = { kebab: 'shipping', snake: 'shipping', camel: 'shipping', pascal: 'Shipping' };
 
     expect(serviceServer({ names, lab: true })).toMatch(
-      /\/\/ lab:begin\n {2}lab: openFaultInjection,\n {2}\/\/ lab:end\n\}\);/,
+      /\/\/ lab:begin\n {2}extension: openFaultInjection,\n {2}\/\/ lab:end\n\}\);/,
     );
     const template = serviceServer({ names, lab: false });
     expect(template).not.toMatch(/lab|fault/i);

@@ -25,7 +25,7 @@ import { openFaultInjection } from '@effectively-once/fault-injection';
     : '';
   const labOpener = lab
     ? `  // lab:begin
-  lab: openFaultInjection,
+  extension: openFaultInjection,
   // lab:end
 `
     : '';

@@ -1,6 +1,6 @@
 // The inventory service's settings: the kit's common keys (HOST, PORT,
 // DATABASE_URL, EVENT_STORE_DATABASE_URL or EVENTSTORE_CONNECTION_STRING,
-// LOG_LEVEL, ADMIN_TOKEN, FAULTS_*, CONSUMER_*) and OUTBOX_RELAY. The only
+// LOG_LEVEL, ADMIN_TOKEN, CONSUMER_*) and OUTBOX_RELAY. The only
 // reader of process.env in this app.
 import { loadServiceConfig } from '@effectively-once/service-kit';
 import { z } from 'zod';

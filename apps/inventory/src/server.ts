@@ -49,6 +49,6 @@ await runService<InventoryDatabase>({
   // lab:begin
   // Only the lab's console asks it (ADR 0019).
   routes: [serviceLineageRoute()],
-  lab: openFaultInjection,
+  extension: openFaultInjection,
   // lab:end
 });

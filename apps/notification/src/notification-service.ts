@@ -20,17 +20,17 @@ import type { NotificationConfig } from './config.js';
 
 /** notification-email-v1 as the service declares it: the subscription and the operator's replay run this handler. */
 export function notificationEmailConsumer(
-  context: Pick<ServiceContext<NotificationDatabase>, 'db' | 'now' | 'metrics' | 'faults'> & {
+  context: Pick<ServiceContext<NotificationDatabase>, 'db' | 'now' | 'metrics' | 'steps'> & {
     mailer: Mailer;
   },
 ): DeclaredConsumer {
-  const { db, mailer, now, metrics, faults } = context;
+  const { db, mailer, now, metrics, steps } = context;
   return {
     consumer: notificationEmail,
     eventTypes: NOTIFICATION_EMAIL_EVENTS,
     handle: (event, recorded) =>
       handleNotificationEmail(
-        { db, mailer, now, onOutcome: metrics.consumerOutcome, faults },
+        { db, mailer, now, onOutcome: metrics.consumerOutcome, steps },
         event,
         recorded,
       ),
@@ -38,10 +38,8 @@ export function notificationEmailConsumer(
 }
 
 /**
- * Everything but the lab, which server.ts adds between its markers.
- *
  * @example
- * await runService<NotificationDatabase>({ ...notificationService({ config, mailer }), lab: openFaultInjection });
+ * await runService<NotificationDatabase>(notificationService({ config, mailer }));
  */
 export function notificationService(input: {
   config: NotificationConfig;

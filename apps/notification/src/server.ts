@@ -23,6 +23,6 @@ await runService<NotificationDatabase>({
   // lab:begin
   // Only the lab's console asks it (ADR 0019).
   routes: [serviceLineageRoute()],
-  lab: openFaultInjection,
+  extension: openFaultInjection,
   // lab:end
 });

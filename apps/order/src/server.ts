@@ -40,6 +40,6 @@ await runService<OrderDatabase>({
   // lab:begin
   // Only the lab's console asks it (ADR 0019).
   routes: [serviceLineageRoute({ timers: orderLineageTimers })],
-  lab: openFaultInjection,
+  extension: openFaultInjection,
   // lab:end
 });

@@ -29,7 +29,7 @@ await runService<PaymentDatabase>({
   config,
   migrations: paymentDatabaseMigrations,
   buildApp: ({ db, store, metrics }) => buildApp({ db, store, metrics, logLevel: config.logLevel }),
-  consumers: ({ db, now, metrics, faults }) => [
+  consumers: ({ db, now, metrics, steps }) => [
     {
       consumer: paymentAuthorization,
       eventTypes: PAYMENT_AUTHORIZATION_EVENTS,
@@ -37,7 +37,7 @@ await runService<PaymentDatabase>({
       compensations: PAYMENT_MUST_COMPLETE,
       handle: (event, recorded, attempt) =>
         handlePaymentAuthorization(
-          { db, provider, now, onOutcome: metrics.consumerOutcome, faults },
+          { db, provider, now, onOutcome: metrics.consumerOutcome, steps },
           event,
           recorded,
           attempt,
@@ -48,6 +48,6 @@ await runService<PaymentDatabase>({
   // lab:begin
   // Only the lab's console asks it (ADR 0019).
   routes: [serviceLineageRoute()],
-  lab: openFaultInjection,
+  extension: openFaultInjection,
   // lab:end
 });

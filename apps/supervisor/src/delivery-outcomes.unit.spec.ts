@@ -35,7 +35,11 @@ describe('outcomeForConsole', () => {
   });
 
   it('given a handed-back delivery whose work was applied, then its settlement is kept as sent', () => {
-    const handedBack = { ...REPORT, settlement: 'retry', reason: 'handed back by the failure lab' };
+    const handedBack = {
+      ...REPORT,
+      settlement: 'retry',
+      reason: 'handed back by the delivery hooks',
+    };
     expect(outcomeForConsole('inventory', handedBack)).toMatchObject({
       outcome: 'applied',
       settlement: 'retry',

@@ -23,7 +23,7 @@ export interface Attempt<Database extends IdempotencyTables, Result> {
   work: UnitOfWork<Database, Result>;
   /** Records how long the guarding statement took: the claim, or a mistake's check. */
   timeClaim: (ms: number) => void;
-  /** Present only when processing hooks are active (the failure laboratory). */
+  /** Present only when processing hooks are active (withProcessingHooks). */
   reach?: Reach<Database> | undefined;
 }
 
@@ -37,8 +37,7 @@ export interface HookedAttempt<Database extends IdempotencyTables, Result> exten
 
 /**
  * A whole-transaction attempt flow. `attemptOnce` is the correct one; hooks
- * may plug in another for a consumer (the lab's teaching mistakes, in
- * `./mistakes`), which processOnce runs without importing it.
+ * may plug in another for a consumer, which processOnce runs without importing it.
  */
 export type AttemptStrategy = <Database extends IdempotencyTables, Result>(
   attempt: HookedAttempt<Database, Result>,
@@ -56,8 +55,8 @@ export function inTransaction<Database extends IdempotencyTables, T>(
 
 /**
  * The correct path: claim and work in one transaction, so the marker commits
- * exactly when the effect does. `markerName` is the consumer's name; only the
- * lab's naming mistakes pass another one.
+ * exactly when the effect does. `markerName` is the consumer's name; only a
+ * flow that shows the cost of naming the marker otherwise passes another one.
  */
 export async function attemptOnce<Database extends IdempotencyTables, Result>(
   attempt: Attempt<Database, Result>,
@@ -65,7 +64,7 @@ export async function attemptOnce<Database extends IdempotencyTables, Result>(
 ): Promise<AttemptResult<Result>> {
   const { message, work, reach } = attempt;
   return inTransaction(attempt, async (trx) => {
-    // Each hook call is guarded so that outside the lab no extra await runs.
+    // Each hook call is guarded so that without hooks no extra await runs.
     if (reach !== undefined) await reach('before-claim', trx);
     const claimStartedAt = performance.now();
     const owned = await claimMessage(markerView(trx), markerName, message.id);

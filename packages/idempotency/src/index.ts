@@ -38,7 +38,15 @@ export {
   type BatchOutcome,
   type ProcessBatchOnceOptions,
 } from './process-batch-once.js';
-export type { Attempt, AttemptResult, AttemptStrategy, HookedAttempt } from './attempt-once.js';
+export {
+  attemptOnce,
+  DUPLICATE_BY_MARKER,
+  inTransaction,
+  type Attempt,
+  type AttemptResult,
+  type AttemptStrategy,
+  type HookedAttempt,
+} from './attempt-once.js';
 export { PROCESSING_POINTS, type ProcessingPoint, type Reach } from './hooks/points.js';
 export {
   activeProcessingHooks,

@@ -36,7 +36,7 @@ const DEFAULT_CLAIM_WAIT_THRESHOLD_MS = 20;
 /**
  * The attempt to run, given its number: the correct path, unchanged when no
  * hooks are active; under hooks, the same path telling them where it is, or
- * the flow they chose for this consumer (the lab's teaching mistakes).
+ * the flow they chose for this consumer.
  */
 function chooseAttempt<Database extends IdempotencyTables, Result>(
   options: ProcessOnceOptions<Database, Result>,
@@ -65,7 +65,7 @@ function chooseAttempt<Database extends IdempotencyTables, Result>(
  * a {@link ConsumerFailure}, retryable or terminal. Acknowledge the delivery
  * only after this resolves (see `settleDelivery`).
  *
- * Hooks installed with `withProcessingHooks` (the failure laboratory) hear
+ * Hooks installed with `withProcessingHooks` (a test, an attached extension) hear
  * each point (before-claim, after-claim, after-business) and may choose the
  * attempt flow for this consumer; without hooks none of it runs.
  *

@@ -12,7 +12,6 @@ import {
   toConsumerConfig,
   type ConsumerConfig,
 } from './consumer/consumer-settings.js';
-import { faultsEnv, toFaultsConfig, type FaultsConfig } from './faults/fault-settings.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -32,8 +31,6 @@ export interface ServiceConfig {
   eventStoreDatabaseUrl: string | undefined;
   /** Bearer token of the /admin routes; without it they do not exist. */
   adminToken: string | undefined;
-  /** Lab mode (FAULTS_ENABLED, FAULTS_TOKEN): off unless both are set. */
-  faults: FaultsConfig;
   /** Consumer tuning (CONSUMER_CONCURRENCY, CONSUMER_MESSAGE_TIMEOUT_MS, CONSUMER_MAX_RETRY_COUNT, CONSUMER_NEW_GROUP_START). */
   consumer: ConsumerConfig;
 }
@@ -75,21 +72,14 @@ function describeIssues(error: z.ZodError): string[] {
   return error.issues.map((issue) => `${issue.path.join('.') || '(env)'} ${issue.message}`);
 }
 
-/** Lab mode and consumer tuning: parsed apart from the rest so each problem is reported whatever else is wrong. */
-const tuningEnv = faultsEnv.extend(consumerEnv.shape);
-
+/** Consumer tuning: parsed apart from the rest so each problem is reported whatever else is wrong. */
 function tuningProblems(env: NodeJS.ProcessEnv): {
-  config?: { faults: FaultsConfig; consumer: ConsumerConfig };
+  config?: { consumer: ConsumerConfig };
   problems: string[];
 } {
-  const parsed = tuningEnv.safeParse(pick(env, Object.keys(tuningEnv.shape)));
+  const parsed = consumerEnv.safeParse(pick(env, Object.keys(consumerEnv.shape)));
   if (!parsed.success) return { problems: describeIssues(parsed.error) };
-  const faults = toFaultsConfig(parsed.data);
-  if (faults.config === undefined) return { problems: faults.problems };
-  return {
-    config: { faults: faults.config, consumer: toConsumerConfig(parsed.data) },
-    problems: [],
-  };
+  return { config: { consumer: toConsumerConfig(parsed.data) }, problems: [] };
 }
 
 function eventStoreProblems(
@@ -115,8 +105,7 @@ function eventStoreProblems(
 
 /**
  * Reads the service's settings: HOST, PORT, DATABASE_URL, DATABASE_POOL_MAX, EVENT_STORE_DATABASE_URL
- * (or EVENTSTORE_CONNECTION_STRING), LOG_LEVEL, ADMIN_TOKEN, lab mode
- * (FAULTS_ENABLED, FAULTS_TOKEN), consumer tuning (CONSUMER_CONCURRENCY,
+ * (or EVENTSTORE_CONNECTION_STRING), LOG_LEVEL, ADMIN_TOKEN, consumer tuning (CONSUMER_CONCURRENCY,
  * CONSUMER_MESSAGE_TIMEOUT_MS, CONSUMER_MAX_RETRY_COUNT), plus the service's
  * own keys in `extra`, named by their environment variable. Every bad or missing value is
  * reported at once, in one Error.

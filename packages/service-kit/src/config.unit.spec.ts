@@ -30,7 +30,6 @@ describe('loadServiceConfig', () => {
         maxConnections: 10,
       },
       eventStoreDatabaseUrl: EVENT_STORE_DATABASE_URL,
-      faults: { enabled: false },
       consumer: {
         concurrency: 4,
         messageTimeoutMs: 30_000,
@@ -135,16 +134,12 @@ describe('loadServiceConfig', () => {
   });
 });
 
-describe('lab mode and consumer tuning', () => {
-  const TOKEN = 'a-lab-token-of-32-characters-xyz';
-
-  it('turns lab mode on with its token, and reads the consumer tuning', () => {
-    // Given what the supervisor passes a service in lab mode
+describe('consumer tuning', () => {
+  it('reads the consumer tuning', () => {
+    // Given a deployment that tunes its consumers
     const env = {
       DATABASE_URL,
       EVENT_STORE_DATABASE_URL,
-      FAULTS_ENABLED: 'true',
-      FAULTS_TOKEN: TOKEN,
       CONSUMER_CONCURRENCY: '1',
       CONSUMER_MESSAGE_TIMEOUT_MS: '3000',
       CONSUMER_MAX_RETRY_COUNT: '5',
@@ -153,8 +148,7 @@ describe('lab mode and consumer tuning', () => {
     // When the configuration is loaded
     const config = loadServiceConfig({ service: 'inventory', defaultPort: 3002, env });
 
-    // Then lab mode is on, and startConsumer gets the tuning through consumerSettings
-    expect(config.faults).toEqual({ enabled: true, token: TOKEN });
+    // Then startConsumer gets the tuning through consumerSettings
     expect(config.consumer).toEqual({
       concurrency: 1,
       messageTimeoutMs: 3000,
@@ -180,29 +174,7 @@ describe('lab mode and consumer tuning', () => {
     expect(() => load('beginning')).toThrow(/CONSUMER_NEW_GROUP_START must be horizon or start/);
   });
 
-  it('keeps lab mode off when FAULTS_ENABLED is false or empty, whatever the token', () => {
-    const load = (FAULTS_ENABLED: string) =>
-      loadServiceConfig({
-        service: 'order',
-        defaultPort: 3001,
-        env: { DATABASE_URL, EVENT_STORE_DATABASE_URL, FAULTS_ENABLED, FAULTS_TOKEN: TOKEN },
-      }).faults;
-
-    expect(load('false')).toEqual({ enabled: false });
-    expect(load('')).toEqual({ enabled: false });
-  });
-
-  it('refuses lab mode without a token, naming FAULTS_TOKEN, along with every other problem', () => {
-    // Given lab mode switched on without its token, and a bad port
-    const env = { DATABASE_URL, EVENT_STORE_DATABASE_URL, FAULTS_ENABLED: 'true', PORT: 'x' };
-
-    // When it is loaded, then one error names both
-    const load = () => loadServiceConfig({ service: 'payment', defaultPort: 3003, env });
-    expect(load).toThrow(/FAULTS_TOKEN is required when FAULTS_ENABLED=true/);
-    expect(load).toThrow(/PORT must be a port number/);
-  });
-
-  it('refuses a short token, a FAULTS_ENABLED that is not a boolean, and tuning out of range', () => {
+  it('refuses tuning out of range along with every other problem', () => {
     const load = () =>
       loadServiceConfig({
         service: 'order',
@@ -210,16 +182,14 @@ describe('lab mode and consumer tuning', () => {
         env: {
           DATABASE_URL,
           EVENT_STORE_DATABASE_URL,
-          FAULTS_ENABLED: 'maybe',
-          FAULTS_TOKEN: 'short',
+          PORT: 'x',
           CONSUMER_CONCURRENCY: '0',
           CONSUMER_MESSAGE_TIMEOUT_MS: '100',
           CONSUMER_MAX_RETRY_COUNT: '2.5',
         },
       });
 
-    expect(load).toThrow(/FAULTS_ENABLED must be true or false/);
-    expect(load).toThrow(/FAULTS_TOKEN must be at least 16 characters/);
+    expect(load).toThrow(/PORT must be a port number/);
     expect(load).toThrow(/CONSUMER_CONCURRENCY must be an integer from 1 to 64/);
     expect(load).toThrow(/CONSUMER_MESSAGE_TIMEOUT_MS must be an integer from 500 to 600000/);
     expect(load).toThrow(/CONSUMER_MAX_RETRY_COUNT must be an integer from 0 to 1000/);

@@ -25,22 +25,14 @@ export {
   type DeliveryRun,
   type DeliverySettled,
 } from './consumer/delivery-hooks.js';
-// The failure lab's own parts, which it plugs in through the hooks above.
-export { ackBeforeCommit } from './lab/ack-before-commit.js';
-export { MISTAKES, type Mistake } from './lab/mistakes.js';
 export {
-  FAULT_ACTIONS,
-  FAULT_POINTS,
-  noFaults,
-  SERVICE_FAULT_POINTS,
-  type FaultAction,
-  type FaultFacts,
-  type FaultPoint,
-  type FaultPoints,
-  type ServiceFaultPoint,
-} from './faults/fault-points.js';
-export type { FaultsConfig } from './faults/fault-settings.js';
-export { relayFaultPoint } from './faults/relay-fault-point.js';
+  loggedSteps,
+  stepReporter,
+  unheardSteps,
+  type StepFacts,
+  type StepListener,
+  type StepReporter,
+} from './steps/steps.js';
 export type { ConsumerHandler, DeliveryAttempt, HandleResult } from './consumer/handler.js';
 export { traceIdOf } from './consumer/trace-id.js';
 export { createHttpServer, type FastifyZodInstance } from './http/create-http-server.js';
@@ -86,11 +78,11 @@ export {
   type ShutdownPhase,
 } from './run-service/shutdown-list.js';
 export type {
+  AttachedExtension,
   Closable,
   DeclaredConsumer,
-  LabOpener,
   ServiceContext,
   ServiceDeclaration,
-  ServiceLab,
+  ServiceExtension,
   ServiceResources,
 } from './run-service/service-declaration.js';

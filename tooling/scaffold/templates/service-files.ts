@@ -38,7 +38,7 @@ export function servicePackageJson(input: ServiceTemplateInput): string {
 
 export function serviceConfig(input: ServiceTemplateInput): string {
   const { names, port } = input;
-  return `${wrap('// ', `The ${names.kebab} service's settings: the service kit's common keys (HOST, PORT, DATABASE_URL, EVENT_STORE_DATABASE_URL, LOG_LEVEL, ADMIN_TOKEN, FAULTS_*, CONSUMER_*). The only reader of process.env in this app; add a key of its own under \`extra\`, parsed with zod.`)}
+  return `${wrap('// ', `The ${names.kebab} service's settings: the service kit's common keys (HOST, PORT, DATABASE_URL, EVENT_STORE_DATABASE_URL, LOG_LEVEL, ADMIN_TOKEN, CONSUMER_*). The only reader of process.env in this app; add a key of its own under \`extra\`, parsed with zod.`)}
 import { loadServiceConfig } from '@effectively-once/service-kit';
 
 export const DEFAULT_PORT = ${String(port)};

@@ -32,14 +32,19 @@ describe('the gateway forwards /api/admin/:service/* to the service’s /admin/*
     ['POST', '/api/admin/inventory/parked/replay', 'inventory', '/admin/parked/replay'],
     [
       'GET',
-      '/api/admin/notification/lab/journal?orderId=o-1&limit=5',
+      '/api/admin/notification/parked?consumer=notification-email-v1&limit=5',
       'notification',
-      '/admin/lab/journal?orderId=o-1&limit=5',
+      '/admin/parked?consumer=notification-email-v1&limit=5',
     ],
-    ['DELETE', '/api/admin/inventory/lab/faults', 'inventory', '/admin/lab/faults'],
-    ['PUT', '/api/admin/order/lab/mistakes/order-v1', 'order', '/admin/lab/mistakes/order-v1'],
+    [
+      'POST',
+      '/api/admin/inventory/consumers/inventory-demand-v1/markers/prune',
+      'inventory',
+      '/admin/consumers/inventory-demand-v1/markers/prune',
+    ],
+    ['POST', '/api/admin/order/parked/evt%2D1/replay', 'order', '/admin/parked/evt%2D1/replay'],
   ] as const)('%s %s → %s %s', async (method, path, service, upstreamPath) => {
-    // When an operator calls the gateway with the lab token
+    // When an operator calls the gateway with the admin token
     const response = await fetch(gateway.url + path, {
       method,
       headers: { authorization: bearer },
@@ -55,37 +60,39 @@ describe('the gateway forwards /api/admin/:service/* to the service’s /admin/*
   });
 
   it('hands on the body byte for byte and returns the service’s answer unchanged', async () => {
-    const body =
-      '{"point":"after-claim",  "action":"crash","match":{"consumer":"inventory-reservation-v1"}}';
-    const response = await fetch(`${gateway.url}/api/admin/inventory/lab/faults`, {
+    const body = '{"messageIds":["m-1"],  "dryRun":true}';
+    const response = await fetch(`${gateway.url}/api/admin/inventory/consumers/c-v1/replay`, {
       method: 'POST',
       headers: {
         authorization: bearer,
         'content-type': 'application/json',
         'x-fake-status': '201',
-        'x-fake-location': '/admin/lab/faults/7',
+        'x-fake-location': '/admin/consumers/c-v1/replay/7',
       },
       body,
     });
     expect(response.status).toBe(201);
-    expect(lastRequestTo('inventory')).toMatchObject({ url: '/admin/lab/faults', body });
+    expect(lastRequestTo('inventory')).toMatchObject({
+      url: '/admin/consumers/c-v1/replay',
+      body,
+    });
     // A Location the service sends comes back in its public form
-    expect(response.headers.get('location')).toBe('/api/admin/inventory/lab/faults/7');
+    expect(response.headers.get('location')).toBe('/api/admin/inventory/consumers/c-v1/replay/7');
   });
 
   it('leaves the token check to the service: a request without one arrives, and the refusal comes back', async () => {
-    const response = await fetch(`${gateway.url}/api/admin/order/lab`, {
+    const response = await fetch(`${gateway.url}/api/admin/order/parked`, {
       headers: { 'x-fake-status': '401' },
     });
     expect(response.status).toBe(401);
-    expect(lastRequestTo('order')?.url).toBe('/admin/lab');
+    expect(lastRequestTo('order')?.url).toBe('/admin/parked');
     expect(lastRequestTo('order')?.headers['authorization']).toBeUndefined();
   });
 
   it('does not retry on the operator’s behalf', async () => {
     const before = gateway.fakes.notification.received.length;
-    const response = await fetch(`${gateway.url}/api/admin/notification/lab/faults`, {
-      method: 'DELETE',
+    const response = await fetch(`${gateway.url}/api/admin/notification/parked/replay`, {
+      method: 'POST',
       headers: { 'x-fake-status': '503' },
     });
     expect(response.status).toBe(503);

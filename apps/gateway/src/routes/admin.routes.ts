@@ -31,7 +31,7 @@ function isAdminService(name: string): name is AdminService {
  * A ".." segment is refused by the proxy before anything is sent.
  *
  * @example
- * adminUpstreamPath('/api/admin/order/lab/faults?x=1'); // '/admin/lab/faults'
+ * adminUpstreamPath('/api/admin/order/parked?consumer=c-v1'); // '/admin/parked'
  */
 export function adminUpstreamPath(publicUrl: string): string {
   const [path = ''] = publicUrl.split('?');
@@ -40,10 +40,10 @@ export function adminUpstreamPath(publicUrl: string): string {
 }
 
 /**
- * A Location the service sends back (/admin/lab/faults/7) in public form.
+ * A Location the service sends back (/admin/consumers/c-v1/replay/7) in public form.
  *
  * @example
- * adminPublicPath('inventory', '/admin/lab/faults/7'); // '/api/admin/inventory/lab/faults/7'
+ * adminPublicPath('inventory', '/admin/parked/7'); // '/api/admin/inventory/parked/7'
  */
 export function adminPublicPath(service: AdminService, servicePath: string): string {
   return servicePath === '/admin' || servicePath.startsWith('/admin/')

@@ -34,7 +34,7 @@ export function orderSagaConsumer(deps: OrderServiceDeps): DeclaredConsumer {
 export function startOrderSaga(input: {
   deps: OrderServiceDeps;
   log: FastifyBaseLogger;
-  /** Lab mode's delivery hooks; absent otherwise. */
+  /** The attached extension's delivery hooks; absent without one. */
   hooks?: DeliveryHooks | undefined;
 }): RunningConsumer {
   const { db, store, metrics } = input.deps;

@@ -1,7 +1,8 @@
-// Extension by hooks, not forks of the path: whoever runs processOnce (the
-// failure laboratory, a test) can hear its points and choose the attempt flow
-// for a consumer, without processOnce knowing who listens. Outside the lab no
-// hooks are active and processOnce runs exactly its correct path.
+// Extension by hooks, not forks of the path: whoever runs processOnce (a test
+// that stops in a crash window, an extension attached to the service) can hear
+// its points and choose the attempt flow for a consumer, without processOnce
+// knowing who listens. With no hooks active processOnce runs exactly its
+// correct path.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Transaction } from 'kysely';
 import type { AttemptStrategy } from '../attempt-once.js';
@@ -28,8 +29,8 @@ export interface ProcessingHooks {
    */
   reached(point: ProcessingPoint, context: PointContext): Promise<void>;
   /**
-   * The attempt flow to run for this consumer instead of `attemptOnce`; the lab
-   * plugs its teaching mistakes in here. Asked once per processOnce call, so a
+   * The attempt flow to run for this consumer instead of `attemptOnce` (a
+   * deliberately wrong one, to show what it breaks). Asked once per processOnce call, so a
    * switch flipped mid-retry does not change the flow. Undefined: the correct path.
    */
   attemptFor?(consumer: string): AttemptStrategy | undefined;
@@ -42,13 +43,13 @@ const activeHooks = new AsyncLocalStorage<ProcessingHooks | undefined>();
  * without passing them through handler signatures.
  *
  * @example
- * await withProcessingHooks(lab, () => handler(event));
+ * await withProcessingHooks(hooks, () => handler(event));
  */
 export function withProcessingHooks<T>(
   hooks: ProcessingHooks | undefined,
   run: () => Promise<T>,
 ): Promise<T> {
-  // Outside the lab there is nothing to clear: calling `run` directly keeps
+  // Without hooks there is nothing to clear: calling `run` directly keeps
   // AsyncLocalStorage (and, on Node 20, its promise hooks) switched off.
   if (hooks === undefined && activeHooks.getStore() === undefined) return run();
   return activeHooks.run(hooks, run);

@@ -14,7 +14,7 @@ import {
   type TallyDatabase,
   tallyMigrations,
   tallyOf,
-} from '../mistakes/tally.fixtures.js';
+} from '../testing/tally.fixtures.js';
 import type { OutcomeReport } from '../outcome.js';
 import { recordingHooks } from '../testing/recording-hooks.js';
 

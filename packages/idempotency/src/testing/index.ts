@@ -24,3 +24,15 @@ export {
   type NetworkGuardOptions,
   type NetworkViolation,
 } from './network-guard.js';
+// A counter with no business key, so the marker is its only guard: what tests
+// of processOnce and of attempt flows count with.
+export {
+  bump,
+  deliver,
+  failAt,
+  newMessage,
+  tallyConsumer,
+  tallyMigrations,
+  tallyOf,
+  type TallyDatabase,
+} from './tally.fixtures.js';

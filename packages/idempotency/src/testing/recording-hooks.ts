@@ -24,8 +24,8 @@ export interface RecordingHooksOptions {
 }
 
 /**
- * Processing hooks that record every point reached, in order: a stand-in for
- * the failure laboratory in tests of processOnce and of a service's handlers.
+ * Processing hooks that record every point reached, in order, and may hold or
+ * fail there: for tests of processOnce and of a service's handlers.
  *
  * @example
  * const hooks = recordingHooks();

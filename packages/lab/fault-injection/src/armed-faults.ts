@@ -2,7 +2,8 @@
 // fault ends the process, and the restarted process must not crash again on
 // the same message, so it starts with none.
 import { randomUUID } from 'node:crypto';
-import { ProblemError, type FaultPoint } from '@effectively-once/service-kit';
+import { ProblemError } from '@effectively-once/service-kit';
+import type { FaultPoint } from './fault-points.js';
 import { actionNotAllowedAt, matchesFacts, type CallFacts } from './fault-rules.js';
 import type { ArmFault, ArmedFault } from './lab.schemas.js';
 

@@ -2,8 +2,8 @@
 // no shutdown hook, no finally and no rollback handler of ours runs; the
 // database rolls back the open transaction when the connection drops, and the
 // supervisor starts the service again.
-import type { FaultFacts, FaultPoint } from '@effectively-once/service-kit';
 import { writeSync } from 'node:fs';
+import type { FaultFacts, FaultPoint } from './fault-points.js';
 import type { LabJournal } from './lab-journal.js';
 
 /** Journals the crash, logs a fatal line, and kills this process with SIGKILL. Never returns. */

@@ -13,14 +13,13 @@ import {
   withProcessingHooks,
   type IdempotencyTables,
 } from '@effectively-once/idempotency';
-import { MISTAKEN_ATTEMPTS } from '@effectively-once/idempotency/mistakes';
+import { MISTAKEN_ATTEMPTS } from './mistakes/index.js';
 import { recordingDelivery } from '@effectively-once/idempotency/testing';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readJournal } from './journal.repository.js';
 import { type Hold, LabStatus, Released, type ArmFault } from './lab.schemas.js';
 import type { LabTables } from './lab.tables.js';
-import { relayFaultPoint } from './outbox-hook.js';
 import { BEARER, deliveryOf, openTestLab, waitUntil, type TestLab } from './testing/lab-harness.js';
 
 type Database = IdempotencyTables & LabTables;
@@ -289,9 +288,9 @@ describe('the consumer points', () => {
       match: { retryCount: 0, orderId: delivery.orderId },
     });
 
-    // When the handler reaches the point knowing only the consumer and the message
+    // When the handler reports its step knowing only the consumer and the message
     const failure = await lab
-      .hit('after-provider-authorized', {
+      .onStep('provider-authorized', {
         consumer: delivery.consumer,
         messageId: delivery.messageId,
       })
@@ -310,20 +309,15 @@ describe('the consumer points', () => {
 });
 
 describe('the relay point', () => {
-  it('journals the append with its event and order, and can fail it', async () => {
+  it('journals the step relay-appended with its event and order, and can fail it', async () => {
     // Given a failure armed after the relay's append of one order's event
     const orderId = randomUUID();
     const eventId = randomUUID();
     await arm({ point: 'after-relay-append', action: 'fail', match: { orderId } });
-    const afterAppend = relayFaultPoint(lab);
-
-    // When the relay reports the append
-    const failure = await afterAppend?.({
-      eventId,
-      streamName: `order-${orderId}`,
-      type: 'OrderPlaced',
-      orderId,
-    }).catch((error: unknown) => error);
+    // When the kit reports the relay's append as a step
+    const failure = await lab
+      .onStep('relay-appended', { messageId: eventId, eventType: 'OrderPlaced', orderId })
+      .catch((error: unknown) => error);
 
     // Then the append is journaled and the relay sees the failure (so the row stays unsent)
     expect(failure).toMatchObject({ kind: 'retryable' });
@@ -335,7 +329,6 @@ describe('the relay point', () => {
       consumer: null,
     });
     expect(journaled[1]?.detail).toMatchObject({ point: 'after-relay-append', action: 'fail' });
-    expect(relayFaultPoint(undefined)).toBeUndefined();
   });
 });
 

@@ -1,6 +1,6 @@
 // Which action makes sense at which point, and which calls an armed fault
 // applies to. Pure, so every rule is unit-tested.
-import type { FaultAction, FaultFacts, FaultPoint } from '@effectively-once/service-kit';
+import type { FaultAction, FaultFacts, FaultPoint } from './fault-points.js';
 import type { FaultMatch } from './lab.schemas.js';
 
 /** The points whose call runs inside the consumer's open transaction. */

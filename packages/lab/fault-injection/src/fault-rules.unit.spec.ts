@@ -1,5 +1,5 @@
-import { FAULT_POINTS, type FaultAction } from '@effectively-once/service-kit';
 import { describe, expect, it } from 'vitest';
+import { FAULT_POINTS, type FaultAction } from './fault-points.js';
 import { actionNotAllowedAt, matchesFacts } from './fault-rules.js';
 
 describe('actionNotAllowedAt', () => {

@@ -3,7 +3,7 @@
 // operator releases it, which is how a scenario makes a lease run out or a
 // rival's claim wait.
 import { randomUUID } from 'node:crypto';
-import type { FaultFacts, FaultPoint } from '@effectively-once/service-kit';
+import type { FaultFacts, FaultPoint } from './fault-points.js';
 import type { Hold, HoldRelease } from './lab.schemas.js';
 
 export interface Holds {

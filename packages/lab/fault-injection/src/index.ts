@@ -29,4 +29,16 @@ export {
 export { LAB_MIGRATION_TABLE, migrateLab } from './migrate-lab.js';
 export { labMigrations } from './migrations/index.js';
 export { openFaultInjection, type FaultInjection } from './open-fault-injection.js';
-export { relayFaultPoint } from './outbox-hook.js';
+export { ackBeforeCommit } from './ack-before-commit.js';
+export { loadFaultsConfig, type FaultsConfig } from './config.js';
+export {
+  FAULT_ACTIONS,
+  FAULT_POINTS,
+  SERVICE_FAULT_POINTS,
+  type FaultAction,
+  type FaultFacts,
+  type FaultPoint,
+  type ServiceFaultPoint,
+  type ServiceStep,
+} from './fault-points.js';
+export { MISTAKES, type Mistake } from './mistakes.js';

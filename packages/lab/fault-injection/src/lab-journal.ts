@@ -2,9 +2,9 @@
 // order is the order things happened in this process, and goes through the
 // service's pool, never the business transaction: a step journaled inside a
 // transaction that then rolls back stays in the journal, which is the point.
-import type { FaultFacts } from '@effectively-once/service-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { FaultFacts } from './fault-points.js';
 import { appendJournal } from './journal.repository.js';
 import type { JournalDetail, JournalKind } from './lab.schemas.js';
 import type { LabTables } from './lab.tables.js';

@@ -1,18 +1,16 @@
 // The laboratory seen from the code it watches: one implementation of the
 // hooks of the delivery path (DeliveryHooks) and of processOnce
-// (ProcessingHooks), plus the services' own points (FaultPoints). Every call
+// (ProcessingHooks), plus a listener to the steps the services report in their
+// own code (StepListener). Every call
 // is journaled, then meets the faults armed for it; a mistake switched on for
 // a consumer plugs its flow in.
 import type { PointContext, ProcessingPoint } from '@effectively-once/idempotency';
-import { MARKER_MISTAKES, MISTAKEN_ATTEMPTS } from '@effectively-once/idempotency/mistakes';
-import {
-  ackBeforeCommit,
-  type DeliveryFacts,
-  type DeliveryHooks,
-  type FaultFacts,
-  type FaultPoint,
-  type FaultPoints,
-  type ServiceFaultPoint,
+import { MARKER_MISTAKES, MISTAKEN_ATTEMPTS } from './mistakes/index.js';
+import type {
+  DeliveryFacts,
+  DeliveryHooks,
+  StepFacts,
+  StepListener,
 } from '@effectively-once/service-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
@@ -22,6 +20,14 @@ import type { LabJournal } from './lab-journal.js';
 import type { JournalKind } from './lab.schemas.js';
 import type { LabTables } from './lab.tables.js';
 import type { MistakeSwitches } from './mistake-switches.js';
+import { ackBeforeCommit } from './ack-before-commit.js';
+import {
+  isServiceStep,
+  SERVICE_FAULT_POINTS,
+  type FaultFacts,
+  type FaultPoint,
+  type ServiceStep,
+} from './fault-points.js';
 import { type CallFacts } from './fault-rules.js';
 import { performFault, type FaultEffect } from './perform-fault.js';
 
@@ -43,11 +49,12 @@ const STEP_AT: Record<ProcessingPoint, JournalKind> = {
   'after-business': 'business-done',
 };
 
-const STEP_AT_SERVICE_POINT: Record<ServiceFaultPoint, JournalKind> = {
-  'after-provider-authorized': 'provider-authorized',
-  'after-provider-captured': 'provider-captured',
-  'after-email-sent': 'email-sent',
-  'after-relay-append': 'relay-appended',
+/** The journal names the services' steps as they report them. */
+const JOURNALED_STEP: Record<ServiceStep, JournalKind> = {
+  'provider-authorized': 'provider-authorized',
+  'provider-captured': 'provider-captured',
+  'email-sent': 'email-sent',
+  'relay-appended': 'relay-appended',
 };
 
 function factsOf(delivery: DeliveryFacts): CallFacts {
@@ -98,7 +105,12 @@ function inFlightDeliveries() {
   };
 }
 
-export function createLabProbe(lab: Lab): DeliveryHooks & FaultPoints {
+export interface LabProbe extends DeliveryHooks {
+  /** Hears the steps the service reports; at one the lab has a point for, journals it and meets the faults armed there. */
+  onStep: StepListener;
+}
+
+export function createLabProbe(lab: Lab): LabProbe {
   const { journal } = lab;
   const deliveries = inFlightDeliveries();
   const fire = async (
@@ -170,10 +182,12 @@ export function createLabProbe(lab: Lab): DeliveryHooks & FaultPoints {
         ...(settlement.reason === undefined ? {} : { reason: settlement.reason }),
       });
     },
-    async hit(point, given) {
+    async onStep(step: string, given: StepFacts) {
+      // Steps the lab has no point for (a service's own, added later) pass by.
+      if (!isServiceStep(step)) return;
       const facts = deliveries.complete(given);
-      await journal.write(STEP_AT_SERVICE_POINT[point], facts);
-      await fire(point, facts);
+      await journal.write(JOURNALED_STEP[step], facts);
+      await fire(SERVICE_FAULT_POINTS[step], facts);
     },
   };
 }

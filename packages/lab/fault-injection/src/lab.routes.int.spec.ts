@@ -2,7 +2,7 @@
 // the token guards every route, faults are armed and listed with their
 // remaining hits, an action at the wrong point is refused, and without lab
 // mode the routes (and the lab tables) do not exist.
-import { MISTAKEN_ATTEMPTS } from '@effectively-once/idempotency/mistakes';
+import { MISTAKEN_ATTEMPTS } from './mistakes/index.js';
 import { createHttpServer } from '@effectively-once/service-kit';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { sql } from 'kysely';

@@ -1,6 +1,7 @@
 // /admin/lab: the laboratory's control panel over HTTP. Every route needs the
 // FAULTS_TOKEN; the routes exist only when the service runs in lab mode.
-import { type FastifyZodInstance, type Mistake } from '@effectively-once/service-kit';
+import type { FastifyZodInstance } from '@effectively-once/service-kit';
+import type { Mistake } from './mistakes.js';
 import { z } from 'zod';
 import {
   ArmedFault,

@@ -1,7 +1,8 @@
 // The shapes of /admin/lab, in zod, exported so the scenario runner and the
 // console parse what the laboratory answers instead of trusting it.
-import { FAULT_ACTIONS, FAULT_POINTS, MISTAKES } from '@effectively-once/service-kit';
 import { z } from 'zod';
+import { FAULT_ACTIONS, FAULT_POINTS } from './fault-points.js';
+import { MISTAKES } from './mistakes.js';
 
 /** Which deliveries or calls an armed fault applies to: every given field must be equal. */
 export const FaultMatch = z.strictObject({

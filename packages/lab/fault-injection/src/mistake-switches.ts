@@ -1,10 +1,10 @@
 // The mistake switches of one process: persisted in lab_mistake, answered
 // synchronously from memory (processOnce and the consumer loop ask without
 // awaiting), and re-read so that every process of the service follows them.
-import type { Mistake } from '@effectively-once/service-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { LabTables } from './lab.tables.js';
+import type { Mistake } from './mistakes.js';
 import { loadMistakes, saveMistake } from './mistakes.repository.js';
 
 export interface MistakeSwitches {

@@ -1,9 +1,9 @@
 // The mistake switches in SQL. They live in the database, not in memory,
 // because a mistake must survive the crash it is switched on to demonstrate,
 // and every process of the service must see it.
-import { MISTAKES, type Mistake } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
 import type { LabTables } from './lab.tables.js';
+import { MISTAKES, type Mistake } from './mistakes.js';
 
 /** Every consumer's switched-on mistake; a row naming an unknown mistake is ignored. */
 export async function loadMistakes(db: Kysely<LabTables>): Promise<Map<string, Mistake>> {

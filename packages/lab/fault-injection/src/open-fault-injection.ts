@@ -1,27 +1,31 @@
-// Lab mode's one entry point: a service calls it at start and, when
-// FAULTS_ENABLED=true, gets the hooks to hand to its consumer, the fault points
-// to hand to its adapters, and the /admin/lab routes.
+// Lab mode's one entry point, a service extension (service-kit's
+// ServiceExtension): runService attaches it at start and, when
+// FAULTS_ENABLED=true, gets the hooks to hand to its consumers, a listener to
+// the steps its code reports, and the /admin/lab routes.
 import {
   ProblemError,
   type DeliveryHooks,
   type FastifyZodInstance,
-  type FaultPoints,
-  type ServiceConfig,
+  type ServiceExtension,
 } from '@effectively-once/service-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { createArmedFaults } from './armed-faults.js';
+import { loadFaultsConfig, type FaultsConfig } from './config.js';
 import { createHolds } from './holds.js';
 import { readJournal } from './journal.repository.js';
 import { createLabJournal } from './lab-journal.js';
-import { createLabProbe, type Lab } from './lab-probe.js';
+import { createLabProbe, type Lab, type LabProbe } from './lab-probe.js';
 import { registerLabRoutes, type LabControl } from './lab.routes.js';
 import { labView } from './lab.tables.js';
 import { countLockWaits } from './lock-waits.js';
 import { migrateLab } from './migrate-lab.js';
 import { openMistakeSwitches } from './mistake-switches.js';
 
-export interface FaultInjection extends DeliveryHooks, FaultPoints {
+/** What the lab attaches to a service (an AttachedExtension with every part). */
+export interface FaultInjection extends LabProbe {
+  /** Itself: the probe is the consumers' delivery hooks. */
+  hooks: DeliveryHooks;
   /** /admin/lab and below, behind `Authorization: Bearer <FAULTS_TOKEN>`. */
   registerRoutes(app: FastifyZodInstance): void;
   /** Disarms every fault and releases every hold with `continue`, so that closing the consumers does not wait forever. */
@@ -79,25 +83,26 @@ function controlOf(lab: Lab): LabControl {
 }
 
 /**
- * Opens the failure laboratory when the service's configuration enables it
- * (FAULTS_ENABLED=true with a FAULTS_TOKEN), and returns undefined otherwise,
- * in which case the service runs exactly as in production. Opening migrates
- * the lab tables, loads the mistake switches and journals `process-started`.
+ * Opens the failure laboratory when its settings enable it (FAULTS_ENABLED=true
+ * with a FAULTS_TOKEN, read from the environment unless `config` is given), and
+ * returns undefined otherwise, in which case the service runs exactly as in
+ * production. Opening migrates the lab tables, loads the mistake switches and
+ * journals `process-started`.
  *
  * @example
- * const lab = await openFaultInjection({ service: config.service, config: config.faults, db, log: app.log });
- * lab?.registerRoutes(app);
- * startConsumer({ ...input, hooks: lab });
+ * await runService({ ...declaration, extension: openFaultInjection });
  */
 export async function openFaultInjection<Database>(input: {
   service: string;
-  config: ServiceConfig['faults'];
+  /** The lab's settings; FAULTS_ENABLED and FAULTS_TOKEN from the environment when absent. */
+  config?: FaultsConfig;
   db: Kysely<Database>;
   log: FastifyBaseLogger;
   /** The clock for armedAt, heldSince and set_at (tests may fix it). */
   now?: () => Date;
 }): Promise<FaultInjection | undefined> {
-  const { service, config, log } = input;
+  const { service, log } = input;
+  const config = input.config ?? loadFaultsConfig();
   if (!config.enabled) return undefined;
   const db = labView(input.db);
   await migrateLab(db);
@@ -123,8 +128,10 @@ export async function openFaultInjection<Database>(input: {
   const refresher = setInterval(() => void lab.mistakes.refresh(), MISTAKE_REFRESH_MS);
   refresher.unref();
   const control = controlOf(lab);
+  const probe = createLabProbe(lab);
   return {
-    ...createLabProbe(lab),
+    ...probe,
+    hooks: probe,
     registerRoutes: (app) => registerLabRoutes(app, { token: config.token, lab: control }),
     close: () => {
       clearInterval(refresher);
@@ -136,3 +143,6 @@ export async function openFaultInjection<Database>(input: {
     },
   };
 }
+
+// Checked here rather than by `extends`: a method and a function property do not unify.
+openFaultInjection satisfies ServiceExtension;

@@ -1,10 +1,10 @@
 // What an armed fault does once it applies to a call. Each action is journaled
 // before it happens, so the journal shows the cause before its effect.
 import { retryableFailure } from '@effectively-once/idempotency';
-import type { FaultFacts, FaultPoint } from '@effectively-once/service-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Transaction } from 'kysely';
 import { crashProcess } from './crash-process.js';
+import type { FaultFacts, FaultPoint } from './fault-points.js';
 import type { Holds } from './holds.js';
 import type { LabJournal } from './lab-journal.js';
 import type { ArmedFault } from './lab.schemas.js';

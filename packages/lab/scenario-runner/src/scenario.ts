@@ -4,8 +4,7 @@
 // verdict is the invariant auditor's, scoped to what the scenario touched,
 // plus the scenario's own expectations.
 import type { EventStore } from '@effectively-once/event-store';
-import type { JournalEntry } from '@effectively-once/fault-injection';
-import type { Mistake } from '@effectively-once/service-kit';
+import type { JournalEntry, Mistake } from '@effectively-once/fault-injection';
 import type { InvariantName } from './verdict.js';
 import type { ApiClient, PlaceOrderInput } from './clients/api-client.js';
 import type { LabClient } from './clients/lab-client.js';

@@ -1,8 +1,8 @@
 // startConsumer with delivery hooks (as the failure lab installs them),
 // against the real embedded event store: a postponed delivery comes again, a
-// hand-back after commit comes again as a duplicate, and the lab's
-// ack-before-commit flow, plugged in through the hooks, loses a message whose
-// handler fails. Each settlement reaches the hooks' journal.
+// hand-back after commit comes again as a duplicate, and a flow the hooks
+// choose runs instead of handle-then-ack. Each settlement reaches the hooks'
+// journal.
 import { randomUUID } from 'node:crypto';
 import { orderStream } from '@effectively-once/contracts';
 import {
@@ -10,7 +10,6 @@ import {
   defineConsumer,
   findMarker,
   processOnce,
-  retryableFailure,
 } from '@effectively-once/idempotency';
 import { describe, expect, it } from 'vitest';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
@@ -18,13 +17,12 @@ import {
   appendToOrder,
   consumerFixture,
   groupMessages,
-  orderConfirmed,
   orderPlaced,
   settledLine,
 } from '../testing/consumer-fixtures.js';
 import { recordingLogger } from '../testing/recording-logger.js';
-import { ackBeforeCommit } from '../lab/ack-before-commit.js';
 import type { DeliveryFacts, DeliveryHooks, DeliverySettled } from './delivery-hooks.js';
+import { handleThenAck } from './handle-then-ack.js';
 import type { HandleResult } from './handler.js';
 import { startConsumer, type StartConsumerInput } from './start-consumer.js';
 
@@ -131,7 +129,7 @@ describe('startConsumer with delivery hooks', () => {
         settled: {
           action: 'retry',
           outcome: 'retryable_failure',
-          reason: 'postponed by the failure lab at on-delivery',
+          reason: 'postponed by the delivery hooks before the handler',
         },
       });
       expect(second).toMatchObject({
@@ -169,7 +167,7 @@ describe('startConsumer with delivery hooks', () => {
         action: 'retry',
         outcome: 'applied',
         attempts: 1,
-        reason: 'handed back by the failure lab at after-commit-before-ack',
+        reason: 'handed back by the delivery hooks after the commit, before the ack',
       });
       expect(second?.settled).toEqual({ action: 'ack', outcome: 'duplicate', attempts: 1 });
       const handedBack = await waitFor(
@@ -183,53 +181,31 @@ describe('startConsumer with delivery hooks', () => {
     }
   });
 
-  it("with the lab's ack-before-commit flow, loses a message whose handler fails: it is never delivered again", async () => {
-    // Given the mistake switched on, and a handler whose work fails every time
+  it('runs the flow the hooks choose for a consumer instead of handle-then-ack', async () => {
+    // Given hooks that choose, for this consumer only, a flow that notes each delivery it runs
     const orderId = randomUUID();
-    const consumer = 'kit-hooks-ack-first-v1';
-    const earlyAcks: string[] = [];
+    const consumer = 'kit-hooks-chosen-flow-v1';
+    const ranBy: string[] = [];
     const { hooks, journaled } = recordingHooks({
       flowFor: (facts) =>
         facts.consumer === consumer
-          ? ackBeforeCommit({
-              acked: () => {
-                earlyAcks.push(facts.messageId);
-                return Promise.resolve();
-              },
-            })
+          ? (run) => {
+              ranBy.push(facts.messageId);
+              return handleThenAck(run);
+            }
           : undefined,
     });
-    const handler = placeOrderHandler(consumer, () => {
-      throw retryableFailure('the database is restarting');
-    });
+    const handler = placeOrderHandler(consumer);
     const { running, waitFor } = startHooked({ consumer, orderId, hooks, ...handler });
     try {
-      // When an order is placed, and another event of the order follows it
+      // When an order is placed
       const [placed] = await appendToOrder(store, orderId, [orderPlaced(orderId)]);
-      const lost = await waitFor(
-        settledLine(placed!, 'delivery failed after it was acknowledged: the message is lost'),
-        'the loss',
-      );
-      const [confirmed] = await appendToOrder(store, orderId, [orderConfirmed(orderId)]);
-      await waitFor(settledLine(confirmed!, 'delivery acknowledged'), 'the next event acked');
+      await waitFor(settledLine(placed!, 'delivery acknowledged'), 'the ack');
 
-      // Then the failed message was acked, so the group holds nothing to deliver again:
-      // the handler saw it once, and no marker or effect was committed
-      expect(lost).toMatchObject({
-        outcome: 'retryable_failure',
-        reason: 'the database is restarting',
-      });
-      const [first] = await journaled(2);
-      expect(first?.settled).toEqual({
-        action: 'ack',
-        outcome: 'retryable_failure',
-        attempts: 1,
-        reason: 'the database is restarting',
-      });
-      expect(await groupMessages(db, consumer)).toEqual([]);
-      expect(earlyAcks).toEqual([placed, confirmed]);
-      expect(handler.hooksSeen).toHaveLength(2);
-      expect(await findMarker(db, consumer, placed!)).toBeUndefined();
+      // Then the chosen flow ran the delivery, and its settlement reached the journal
+      expect(ranBy).toEqual([placed]);
+      const [first] = await journaled(1);
+      expect(first?.settled).toMatchObject({ action: 'ack', outcome: 'applied' });
     } finally {
       await running.close();
     }
@@ -255,7 +231,7 @@ describe('startConsumer with delivery hooks', () => {
       // Then the delivery is settled as without the lab, and the journal's failure is logged
       await waitFor(settledLine(placed!, 'delivery acknowledged'), 'acked');
       const warning = await waitFor(
-        settledLine(placed!, 'the failure lab could not journal the delivery'),
+        settledLine(placed!, 'the delivery hooks could not hear the settlement'),
         'journal failure',
       );
       expect(warning['err']).toMatchObject({ message: 'lab_journal is unreachable' });

@@ -1,5 +1,5 @@
 // Extension by hooks, not forks of the path: the points of one delivery where
-// whoever starts the consumer (the failure lab, a test) can postpone, hand
+// whoever starts the consumer (an attached extension, a test) can postpone, hand
 // back, hold or crash it, choose its flow, and hear how it was settled.
 // Without hooks handleDelivery never looks for any.
 import type { Delivery } from '@effectively-once/event-store';
@@ -11,7 +11,7 @@ import {
 import type { MessageOutcome } from '../metrics/service-metrics.js';
 import type { HandleResult } from './handler.js';
 
-/** One delivery as hooks see it: ids to match faults against and to journal, never the payload. */
+/** One delivery as hooks see it: ids to match on and to record, never the payload. */
 export interface DeliveryFacts {
   consumer: string;
   messageId: string;
@@ -67,15 +67,15 @@ export type DeliveryFlow = (run: DeliveryRun) => Promise<DeliverySettled>;
  */
 export interface DeliveryHooks extends ProcessingHooks {
   /**
-   * The flow to run for this delivery instead of handle-then-ack; the lab
-   * plugs its ack-before-commit mistake in here. Undefined: the correct flow.
+   * The flow to run for this delivery instead of handle-then-ack (a
+   * deliberately wrong order, to show what it loses). Undefined: the correct flow.
    */
   flowFor?(facts: DeliveryFacts): DeliveryFlow | undefined;
   /** Point on-delivery, before the handler: `postpone` hands the delivery back unprocessed. */
   onDelivery(facts: DeliveryFacts): Promise<'process' | 'postpone'>;
   /** Point after-commit-before-ack: `redeliver` hands back a committed delivery, so it comes again as a duplicate. */
   afterCommit(facts: DeliveryFacts, result: HandleResult): Promise<'ack' | 'redeliver'>;
-  /** After the ack or nack (the lab's journal). Its failures are logged, never thrown. */
+  /** After the ack or nack (a journal, a span's end). Its failures are logged, never thrown. */
   settled(facts: DeliveryFacts, settled: DeliverySettled): Promise<void>;
 }
 

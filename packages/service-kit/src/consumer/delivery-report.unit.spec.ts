@@ -43,7 +43,7 @@ describe('outcomeReport', () => {
   });
 
   it('given a delivery handed back after its work was applied, then the settlement says retry and the reason stays', () => {
-    const reason = 'handed back by the failure lab at after-commit-before-ack';
+    const reason = 'handed back by the delivery hooks after the commit, before the ack';
     expect(outcomeReport({ ...LINE, reason }, 'retry', new Date())).toMatchObject({
       outcome: 'applied',
       settlement: 'retry',

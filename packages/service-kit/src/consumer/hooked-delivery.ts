@@ -15,8 +15,8 @@ import {
 import { handleThenAck } from './handle-then-ack.js';
 import type { HandleResult } from './handler.js';
 
-const POSTPONED = 'postponed by the failure lab at on-delivery';
-const HANDED_BACK = 'handed back by the failure lab at after-commit-before-ack';
+const POSTPONED = 'postponed by the delivery hooks before the handler';
+const HANDED_BACK = 'handed back by the delivery hooks after the commit, before the ack';
 
 export interface HookedDelivery {
   flow: DeliveryFlow;
@@ -56,7 +56,7 @@ export function hookedDelivery(input: {
       try {
         await hooks.settled(facts, settled);
       } catch (error) {
-        log.warn({ ...fields, err: error }, 'the failure lab could not journal the delivery');
+        log.warn({ ...fields, err: error }, 'the delivery hooks could not hear the settlement');
       }
     },
   };

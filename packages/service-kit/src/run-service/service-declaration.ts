@@ -12,10 +12,9 @@ import type { Kysely } from 'kysely';
 import type { ServiceConfig } from '../config.js';
 import type { DeliveryHooks } from '../consumer/delivery-hooks.js';
 import type { ConsumerHandler } from '../consumer/handler.js';
-import type { FaultPoints } from '../faults/fault-points.js';
-import type { FaultsConfig } from '../faults/fault-settings.js';
 import type { FastifyZodInstance } from '../http/create-http-server.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import type { StepListener, StepReporter } from '../steps/steps.js';
 
 /** Anything runService closes at shutdown. */
 export interface Closable {
@@ -35,8 +34,8 @@ export interface ServiceResources<Database> {
 export interface ServiceContext<Database> extends ServiceResources<Database> {
   /** The HTTP app's logger, so every line of the process carries the service's name. */
   log: FastifyBaseLogger;
-  /** The failure lab's fault points in lab mode; `noFaults` otherwise. */
-  faults: FaultPoints;
+  /** Where the service's own code reports the named steps it reaches (docs/service-bootstrap.md). */
+  steps: StepReporter;
 }
 
 /** One consumer: its definition, the events its group receives and its handler. */
@@ -53,14 +52,16 @@ export interface DeclaredConsumer {
 }
 
 /**
- * The failure lab as runService sees it: delivery hooks for the consumers,
- * fault points for the service's own code, its routes and its close. The kit
- * depends on no lab: a lab package implements this and its opener is passed
- * as the declaration's `lab` (docs/service-bootstrap.md).
+ * What an extension attached to one service brings: delivery hooks for its
+ * consumers, a listener to the steps its code reports, routes, and a close.
+ * runService knows no extension by name: a service's composition root passes
+ * the opener as the declaration's `extension` (docs/service-bootstrap.md).
  */
-export interface ServiceLab extends DeliveryHooks, FaultPoints {
-  registerRoutes(app: FastifyZodInstance): void;
-  /** Releases every hold, so closing the consumers cannot wait forever. */
+export interface AttachedExtension {
+  hooks?: DeliveryHooks | undefined;
+  onStep?: StepListener | undefined;
+  registerRoutes?(app: FastifyZodInstance): void;
+  /** Called before the consumers close: whatever the extension holds must let them drain. */
   close(): Promise<void>;
 }
 
@@ -87,13 +88,12 @@ export type OutboxDeclaration<Database> = [Database] extends [OutboxTables]
   ? { relay: boolean }
   : never;
 
-/** Opens the lab when the configuration enables it; undefined, and nothing of it, otherwise. */
-export type LabOpener = <Database>(input: {
+/** Attaches an extension to the service as it starts; undefined when it has nothing to attach (switched off). */
+export type ServiceExtension = <Database>(input: {
   service: string;
-  config: FaultsConfig;
   db: Kysely<Database>;
   log: FastifyBaseLogger;
-}) => Promise<ServiceLab | undefined>;
+}) => Promise<AttachedExtension | undefined>;
 
 /**
  * @example
@@ -106,7 +106,7 @@ export type LabOpener = <Database>(input: {
  * });
  */
 export interface ServiceDeclaration<Database> {
-  /** Its name (config.service), address, databases, admin token, lab mode and consumer tuning. */
+  /** Its name (config.service), address, databases, admin token and consumer tuning. */
   config: ServiceConfig;
   /** Applied before the service opens its pool. */
   migrations: Migrations;
@@ -138,6 +138,6 @@ export interface ServiceDeclaration<Database> {
   clients?: readonly Closable[] | undefined;
   /** The service's one clock (`now` in its resources and context); the system clock when absent. */
   now?: (() => Date) | undefined;
-  /** Lab mode's opener; absent, the service has no lab routes and its faults are `noFaults`. */
-  lab?: LabOpener | undefined;
+  /** Attached as the service starts, from outside its code; absent, nobody but the log hears its steps. */
+  extension?: ServiceExtension | undefined;
 }

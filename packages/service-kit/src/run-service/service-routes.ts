@@ -1,22 +1,21 @@
 // The routes every saga service has beside its own, registered from the
-// declared consumers: parked messages, the declaration's own `routes` (the
-// lab's lineage is one), the lab's (lab mode only) and the consumer
-// operations (marker pruning, replay).
+// declared consumers: parked messages, the declaration's own `routes`, the
+// attached extension's and the consumer operations (marker pruning, replay).
 // The /admin ones exist only with an ADMIN_TOKEN.
 import type { IdempotencyTables } from '@effectively-once/idempotency';
 import type { FastifyZodInstance } from '../http/create-http-server.js';
 import { registerConsumerOperationRoutes } from '../http/consumer-operations.routes.js';
 import { registerParkedMessageRoutes } from '../http/parked-messages.routes.js';
 import type {
+  AttachedExtension,
   DeclaredConsumer,
   ServiceDeclaration,
-  ServiceLab,
   ServiceResources,
 } from './service-declaration.js';
 
 /**
  * @example
- * registerServiceRoutes(app, { declaration, resources, consumers, lab });
+ * registerServiceRoutes(app, { declaration, resources, consumers, extension });
  */
 export function registerServiceRoutes<Database extends IdempotencyTables>(
   app: FastifyZodInstance,
@@ -24,10 +23,10 @@ export function registerServiceRoutes<Database extends IdempotencyTables>(
     declaration: ServiceDeclaration<Database>;
     resources: ServiceResources<Database>;
     consumers: readonly DeclaredConsumer[];
-    lab: ServiceLab | undefined;
+    extension: AttachedExtension | undefined;
   },
 ): void {
-  const { declaration, resources, consumers, lab } = input;
+  const { declaration, resources, consumers, extension } = input;
   const { config } = declaration;
   const { db, store } = resources;
   const [first, ...others] = consumers.map((declared) => declared.consumer.name);
@@ -39,7 +38,7 @@ export function registerServiceRoutes<Database extends IdempotencyTables>(
     });
   }
   for (const routes of declaration.routes ?? []) routes(app, { declaration, resources, consumers });
-  lab?.registerRoutes(app);
+  extension?.registerRoutes?.(app);
   registerConsumerOperationRoutes(app, {
     db,
     store,

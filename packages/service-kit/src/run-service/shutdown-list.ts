@@ -4,15 +4,16 @@
 import type { Closable } from './service-declaration.js';
 
 /**
- * The order parts close in. The lab first: it releases its holds, or a held
- * delivery would keep its consumer from closing. The consumers next: their
+ * The order parts close in. The attached extension first: whatever it holds
+ * (a held delivery) it lets go, or a held delivery would keep its
+ * consumer from closing. The consumers next: their
  * deliveries in flight settle while everything they use is still open. Then
  * the workers and the relay, which write to the database and the store; HTTP,
  * whose operator routes run handlers; the clients those handlers use; and
  * last the event store and the database.
  */
 export const SHUTDOWN_PHASES = [
-  'lab',
+  'extension',
   'consumers',
   'workers',
   'relay',

@@ -14,14 +14,14 @@ describe('shutdownList', () => {
     shutdown.add('relay', part('relay'));
     shutdown.add('consumers', part('second consumer'));
     shutdown.add('workers', part('timer'));
-    shutdown.add('lab', part('lab'));
+    shutdown.add('extension', part('extension'));
 
     // When it closes
     await shutdown.close();
 
     // Then the lab and the consumers first, the pools last
     expect(closed).toEqual([
-      'lab',
+      'extension',
       'first consumer',
       'second consumer',
       'timer',

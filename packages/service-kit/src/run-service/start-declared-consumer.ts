@@ -18,7 +18,7 @@ export interface DeclaredConsumerInput<Database extends IdempotencyTables> {
   log: FastifyBaseLogger;
   /** The service's consumer tuning (ServiceConfig.consumer); startConsumer's defaults when absent. */
   settings?: ConsumerConfig | undefined;
-  /** Lab mode's delivery hooks; absent otherwise. */
+  /** The attached extension's delivery hooks; absent without one. */
   hooks?: DeliveryHooks | undefined;
 }
 

@@ -22,7 +22,8 @@ import { createServiceApp } from '../http/create-service-app.js';
 import { serviceLineageRoute } from '../lineage/service-lineage-route.js';
 // lab:end
 import { appendToOrder, orderPlaced } from '../testing/consumer-fixtures.js';
-import type { ServiceDeclaration, ServiceLab } from './service-declaration.js';
+import type { StepFacts } from '../steps/steps.js';
+import type { AttachedExtension, ServiceDeclaration } from './service-declaration.js';
 import { startService } from './start-service.js';
 
 type TinyDatabase = IdempotencyTables & OutboxTables;
@@ -47,7 +48,7 @@ afterAll(() => store.close());
 const greeter = defineConsumer({ name: 'tiny-greeter-v1' });
 const tinyStream = (orderId: string): string => `tiny-${orderId}`;
 
-/** What a service's server.ts declares; `extra` adds the lab, workers and clients a test watches. */
+/** What a service's server.ts declares; `extra` adds the extension, workers and clients a test watches. */
 function tinyService(extra: Partial<ServiceDeclaration<TinyDatabase>> = {}) {
   return {
     config,
@@ -111,7 +112,18 @@ async function eventually<T>(read: () => Promise<T | undefined>): Promise<T> {
 }
 
 describe('startService', () => {
-  const started = startService<TinyDatabase>(tinyService());
+  // An extension that only listens, as tracing would: every step the service reports.
+  const heard: { step: string; facts: StepFacts }[] = [];
+  const listening: AttachedExtension = {
+    onStep: (step, facts) => {
+      heard.push({ step, facts });
+      return Promise.resolve();
+    },
+    close: () => Promise.resolve(),
+  };
+  const started = startService<TinyDatabase>(
+    tinyService({ extension: () => Promise.resolve(listening) }),
+  );
   afterAll(async () => (await started).close());
 
   it('serves health, and readiness once its consumer subscribed', async () => {
@@ -134,6 +146,11 @@ describe('startService', () => {
     expect(published.map((event) => event.type)).toEqual(['TinyGreeted']);
     // Caused by the message the consumer handled.
     expect(published[0]?.metadata.causationId).toBe(placedId);
+    // The relay reported its crash window (appended, not yet marked sent) to the extension.
+    expect(heard).toContainEqual({
+      step: 'relay-appended',
+      facts: { eventType: 'TinyGreeted', messageId: published[0]?.id, orderId },
+    });
     // lab:begin
     // The lineage route (the lab's console asks it) reports the declared consumer and its marker.
     const lineage = (await (
@@ -173,7 +190,7 @@ describe('startService', () => {
 });
 
 describe('startService closes', () => {
-  it('in phase order: the lab, the workers while HTTP still answers, then HTTP, then clients while the database is open', async () => {
+  it('in phase order: the extension, the workers while HTTP still answers, then HTTP, then clients while the database is open', async () => {
     const steps: string[] = [];
     let url = '';
     const answers = async (): Promise<string> => {
@@ -183,21 +200,15 @@ describe('startService closes', () => {
         return 'closed';
       }
     };
-    const lab: ServiceLab = {
-      reached: () => Promise.resolve(),
-      onDelivery: () => Promise.resolve('process'),
-      afterCommit: () => Promise.resolve('ack'),
-      settled: () => Promise.resolve(),
-      hit: () => Promise.resolve(),
-      registerRoutes: () => undefined,
+    const extension: AttachedExtension = {
       close: () => {
-        steps.push('lab');
+        steps.push('extension');
         return Promise.resolve();
       },
     };
     const service = await startService<TinyDatabase>(
       tinyService({
-        lab: () => Promise.resolve(lab),
+        extension: () => Promise.resolve(extension),
         workers: () => [{ close: async () => void steps.push(`worker, HTTP ${await answers()}`) }],
         clients: [
           {
@@ -212,7 +223,11 @@ describe('startService closes', () => {
 
     await service.close();
 
-    expect(steps).toEqual(['lab', 'worker, HTTP answering', 'client, HTTP closed, pool open']);
+    expect(steps).toEqual([
+      'extension',
+      'worker, HTTP answering',
+      'client, HTTP closed, pool open',
+    ]);
     await expect(fetch(`${url}/health`)).rejects.toThrow();
     // A server process leaves pg_stat_activity a moment after its client said goodbye.
     expect(

@@ -7,19 +7,18 @@ import { connect, migrateToLatest, type Migrations } from '@effectively-once/pos
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { openServiceEventStore, type ServiceConfig } from '../config.js';
-import { noFaults } from '../faults/fault-points.js';
-import { relayFaultPoint } from '../faults/relay-fault-point.js';
 import type { FastifyZodInstance } from '../http/create-http-server.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
+import { loggedSteps, stepReporter } from '../steps/steps.js';
 import { declaredOutbox } from './declared-outbox.js';
 import { migrateEventStore } from './migrate-event-store.js';
 import { registerServiceRoutes } from './service-routes.js';
 import { shutdownList, type ShutdownList } from './shutdown-list.js';
 import { startDeclaredConsumer } from './start-declared-consumer.js';
 import type {
+  AttachedExtension,
   ServiceContext,
   ServiceDeclaration,
-  ServiceLab,
   ServiceResources,
 } from './service-declaration.js';
 
@@ -80,7 +79,6 @@ async function openResources<Database>(
 function startRelay<Database>(
   declaration: ServiceDeclaration<Database>,
   context: ServiceContext<Database>,
-  lab: ServiceLab | undefined,
 ): { close(): Promise<void> } | undefined {
   const { outbox, config } = declaration;
   const db = declaredOutbox(context.db, outbox);
@@ -90,11 +88,17 @@ function startRelay<Database>(
     store: context.store,
     log: context.log,
     databaseUrl: config.databaseUrl,
-    afterAppend: relayFaultPoint(lab),
+    // The relay's crash window: the store has the event, the row is not yet marked sent.
+    afterAppend: (row) =>
+      context.steps.reached('relay-appended', {
+        eventType: row.type,
+        messageId: row.eventId,
+        orderId: row.orderId,
+      }),
   });
 }
 
-/** Everything after the HTTP app exists: lab, routes, consumers, relay, workers. */
+/** Everything after the HTTP app exists: extension, routes, consumers, relay, workers. */
 async function startRunning<Database extends IdempotencyTables>(
   declaration: ServiceDeclaration<Database>,
   resources: ServiceResources<Database>,
@@ -103,16 +107,20 @@ async function startRunning<Database extends IdempotencyTables>(
 ): Promise<void> {
   const { config } = declaration;
   const { db, store, metrics } = resources;
-  const lab = await declaration.lab?.({
+  const extension: AttachedExtension | undefined = await declaration.extension?.({
     service: config.service,
-    config: config.faults,
     db,
     log: app.log,
   });
-  if (lab !== undefined) shutdown.add('lab', lab);
-  const context: ServiceContext<Database> = { ...resources, log: app.log, faults: lab ?? noFaults };
+  if (extension !== undefined) shutdown.add('extension', extension);
+  const listeners = [
+    loggedSteps(app.log),
+    ...(extension?.onStep === undefined ? [] : [extension.onStep]),
+  ];
+  const steps = stepReporter(listeners);
+  const context: ServiceContext<Database> = { ...resources, log: app.log, steps };
   const consumers = declaration.consumers(context);
-  registerServiceRoutes(app, { declaration, resources, consumers, lab });
+  registerServiceRoutes(app, { declaration, resources, consumers, extension });
   for (const declared of consumers) {
     const running = startDeclaredConsumer(declared, {
       db,
@@ -120,11 +128,11 @@ async function startRunning<Database extends IdempotencyTables>(
       metrics,
       log: app.log,
       settings: config.consumer,
-      hooks: lab,
+      hooks: extension?.hooks,
     });
     shutdown.add('consumers', running);
   }
-  const relay = startRelay(declaration, context, lab);
+  const relay = startRelay(declaration, context);
   if (relay !== undefined) shutdown.add('relay', relay);
   for (const worker of declaration.workers?.(context) ?? []) shutdown.add('workers', worker);
 }
@@ -166,7 +174,7 @@ async function closeAfterFailedStart(
 
 /**
  * Opens the database and the event store, builds the app with the standard
- * routes, migrates (the embedded event store's schema, then its own), opens the lab when declared and enabled, starts every
+ * routes, migrates (the embedded event store's schema, then its own), attaches the declared extension, starts every
  * consumer, the relay and the workers, and listens. A failure on the way is
  * logged (`failed to start`), what was opened is closed (each failing close
  * logged, the whole bounded by `failedStartCloseTimeoutMs`), and the error is

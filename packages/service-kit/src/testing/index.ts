@@ -1,4 +1,4 @@
 // What the services' own tests borrow from the kit.
-export { failingAt, type FailingFaultPoints } from './failing-fault-points.js';
+export { failingAtStep, type FailingStepReporter } from './failing-at-step.js';
 export { failOnNetworkInsideTransactions } from './network-guard.js';
 export { rawHttp, type RawResponse } from './raw-http.js';

@@ -9,7 +9,10 @@
 import { settleDelivery } from '@effectively-once/idempotency';
 import { recordingDelivery } from '@effectively-once/idempotency/testing';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
-import { failingAt, failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
+import {
+  failingAtStep,
+  failOnNetworkInsideTransactions,
+} from '@effectively-once/service-kit/testing';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emailMessageId } from '../../domain/email.compose.js';
@@ -202,17 +205,15 @@ describe('notification-email-v1 crash windows', () => {
     expect(await markersOf(db, confirmed.recorded.id)).toHaveLength(1);
   });
 
-  it('a lab fault after SMTP accepted, before the final commit: the redelivery resends under the same Message-ID and records it once', async () => {
+  it('a failure after SMTP accepted, before the final commit: the redelivery resends under the same Message-ID and records it once', async () => {
     const confirmed = orderConfirmed();
     const { orderId } = confirmed;
-    const faults = failingAt('after-email-sent');
+    const steps = failingAtStep('email-sent');
 
-    await expect(deliver(confirmed, { faults })).rejects.toThrow(
-      'injected fault at after-email-sent',
-    );
-    expect(faults.reached).toEqual([
+    await expect(deliver(confirmed, { steps })).rejects.toThrow('failed at step email-sent');
+    expect(steps.seen).toEqual([
       {
-        point: 'after-email-sent',
+        step: 'email-sent',
         facts: {
           consumer: 'notification-email-v1',
           eventType: 'OrderConfirmed',

@@ -33,7 +33,7 @@ import {
   type ProcessResult,
 } from '@effectively-once/idempotency';
 import { enqueueEvents } from '@effectively-once/outbox';
-import { noFaults, outgoingEvent, type FaultPoints } from '@effectively-once/service-kit';
+import { outgoingEvent, unheardSteps, type StepReporter } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
 import { composeEmail } from '../../domain/email.compose.js';
 import type { Email } from '../../domain/notification.js';
@@ -72,8 +72,8 @@ export interface NotificationEmailDeps {
   mailer: Mailer;
   now: () => Date;
   onOutcome?: OutcomeListener;
-  /** The failure lab's points in this consumer; `noFaults` when absent (outside lab mode). */
-  faults?: FaultPoints;
+  /** Where the handler reports the steps of its crash windows; nobody hears them when absent. */
+  steps?: StepReporter;
   /** {@link DEFAULT_SEND_LEASE_MS} when absent. */
   sendLeaseMs?: number;
 }
@@ -189,13 +189,13 @@ async function sendThenRecord(
   }
 }
 
-/** The failure lab's point in crash window 2: it may hold, fail or crash the process here. */
+/** Crash window 2 begins: SMTP accepted the email, nothing of it is recorded yet. */
 async function emailSentNotYetRecorded(
   deps: NotificationEmailDeps,
   email: Email,
   recorded: RecordedEvent,
 ): Promise<void> {
-  await (deps.faults ?? noFaults).hit('after-email-sent', {
+  await (deps.steps ?? unheardSteps).reached('email-sent', {
     consumer: CONSUMERS.notificationEmail,
     eventType: recorded.type,
     orderId: email.orderId,

@@ -1,5 +1,5 @@
 import type { OutcomeListener, ProcessResult } from '@effectively-once/idempotency';
-import type { DeliveryAttempt, FaultPoints } from '@effectively-once/service-kit';
+import type { DeliveryAttempt, StepReporter } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
 import type { PaymentDatabase } from '../postgres/payment.database.js';
 import type { PaymentProvider } from '../provider/payment-provider.client.js';
@@ -10,8 +10,8 @@ export interface PaymentHandlerDeps {
   provider: PaymentProvider;
   now: () => Date;
   onOutcome?: OutcomeListener;
-  /** The failure lab's points in this consumer; `noFaults` when absent (outside lab mode). */
-  faults?: FaultPoints;
+  /** Where the handlers report the steps of their crash windows; nobody hears them when absent. */
+  steps?: StepReporter;
 }
 
 /** processOnce's result, or `ignored` for an event this consumer does not handle. */

@@ -2,7 +2,10 @@
 // over HTTP: the authorization is captured once, whatever is redelivered and
 // wherever the process stops.
 import { createTestDatabase } from '@effectively-once/postgres/testing';
-import { failingAt, failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
+import {
+  failingAtStep,
+  failOnNetworkInsideTransactions,
+} from '@effectively-once/service-kit/testing';
 import { describe, expect, it } from 'vitest';
 import type { PaymentDatabase } from '../postgres/payment.database.js';
 import { paymentDatabaseMigrations } from '../postgres/payment.migrations.js';
@@ -116,18 +119,18 @@ describe('OrderConfirmed', () => {
     ]);
   });
 
-  it('the lab point after-provider-captured is reached with the message facts', async () => {
+  it('reports the step provider-captured with the message facts', async () => {
     const { orderId, authorizationId } = await authorizedOrder();
     const confirmed = orderConfirmed(orderId, authorizationId);
-    const faults = failingAt('after-provider-captured');
+    const steps = failingAtStep('provider-captured');
 
     await expect(
-      handleOrderConfirmed({ ...depsWith(client), faults }, confirmed.event, confirmed.recorded),
-    ).rejects.toThrow('injected fault at after-provider-captured');
+      handleOrderConfirmed({ ...depsWith(client), steps }, confirmed.event, confirmed.recorded),
+    ).rejects.toThrow('failed at step provider-captured');
 
-    expect(faults.reached).toEqual([
+    expect(steps.seen).toEqual([
       {
-        point: 'after-provider-captured',
+        step: 'provider-captured',
         facts: {
           consumer: 'payment-authorization-v1',
           eventType: 'OrderConfirmed',

@@ -15,7 +15,7 @@ import {
 import type { RecordedEvent } from '@effectively-once/event-store';
 import { terminalFailure, type ProcessResult } from '@effectively-once/idempotency';
 import { enqueueEvents } from '@effectively-once/outbox';
-import { noFaults, outgoingEvent } from '@effectively-once/service-kit';
+import { outgoingEvent, unheardSteps } from '@effectively-once/service-kit';
 import { decideOnCaptured, decideOnConfirmation } from '../../domain/capture.decide.js';
 import { findAttemptByOrder, saveTransition } from '../postgres/payment-attempt.repository.js';
 import type { PaymentHandlerDeps } from './handler-deps.js';
@@ -50,7 +50,7 @@ export async function handleOrderConfirmed(
   // Crash window, after the provider captured and before step 3 committed:
   // the redelivery finds the attempt still authorized and captures again with
   // the same key; the provider replays its answer, and the money is taken once.
-  await (deps.faults ?? noFaults).hit('after-provider-captured', {
+  await (deps.steps ?? unheardSteps).reached('provider-captured', {
     consumer: CONSUMERS.paymentAuthorization,
     eventType: recorded.type,
     orderId,

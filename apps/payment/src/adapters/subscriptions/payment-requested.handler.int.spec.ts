@@ -13,7 +13,10 @@ import {
   createPaymentProviderClient,
   type PaymentProvider,
 } from '../provider/payment-provider.client.js';
-import { failingAt, failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
+import {
+  failingAtStep,
+  failOnNetworkInsideTransactions,
+} from '@effectively-once/service-kit/testing';
 import { paymentRequested } from '../../testing/order-events.fixtures.js';
 import { markersOf, outboxEventsOf } from '../../testing/payment-database.inspect.js';
 import { startPaymentProvider } from '../../testing/payment-provider.harness.js';
@@ -138,17 +141,17 @@ describe('OrderPaymentRequested', () => {
     expect(await outboxEventsOf(db, orderId)).toHaveLength(1);
   });
 
-  it('a lab fault after the provider authorized, before the result committed: the redelivery records the one authorization', async () => {
+  it('a failure after the provider authorized, before the result committed: the redelivery records the one authorization', async () => {
     const { event, recorded } = paymentRequested();
     const { orderId, paymentAttemptId } = event.data;
-    const faults = failingAt('after-provider-authorized');
+    const steps = failingAtStep('provider-authorized');
 
     await expect(
-      handlePaymentRequested({ ...depsWith(client), faults }, event, recorded),
-    ).rejects.toThrow('injected fault at after-provider-authorized');
-    expect(faults.reached).toEqual([
+      handlePaymentRequested({ ...depsWith(client), steps }, event, recorded),
+    ).rejects.toThrow('failed at step provider-authorized');
+    expect(steps.seen).toEqual([
       {
-        point: 'after-provider-authorized',
+        step: 'provider-authorized',
         facts: {
           consumer: 'payment-authorization-v1',
           eventType: 'OrderPaymentRequested',

@@ -24,7 +24,7 @@ import {
   type ProcessResult,
 } from '@effectively-once/idempotency';
 import { enqueueEvents } from '@effectively-once/outbox';
-import { noFaults, outgoingEvent } from '@effectively-once/service-kit';
+import { outgoingEvent, unheardSteps } from '@effectively-once/service-kit';
 import {
   decideOnAuthorizationAnswer,
   decideOnPaymentRequest,
@@ -127,13 +127,13 @@ async function askProvider(
   }
 }
 
-/** The failure lab's point in crash window 2: it may hold, fail or crash the process here. */
+/** Crash window 2 begins: the processor authorized, nothing of it is recorded yet. */
 async function authorizedNotYetRecorded(
   deps: PaymentHandlerDeps,
   recorded: RecordedEvent,
   event: PaymentRequested,
 ): Promise<void> {
-  await (deps.faults ?? noFaults).hit('after-provider-authorized', {
+  await (deps.steps ?? unheardSteps).reached('provider-authorized', {
     consumer: CONSUMERS.paymentAuthorization,
     eventType: recorded.type,
     orderId: event.data.orderId,

@@ -1,7 +1,11 @@
 // The lab's admin API of every faultable process, called directly on each
 // process's port (inventory-2 is not behind the gateway), with the lab token.
-import { ArmedFault, LabStatus, type ArmFault } from '@effectively-once/fault-injection';
-import type { Mistake } from '@effectively-once/service-kit';
+import {
+  ArmedFault,
+  LabStatus,
+  type ArmFault,
+  type Mistake,
+} from '@effectively-once/fault-injection';
 import { z } from 'zod';
 import {
   LAB_SERVICES,

@@ -6,8 +6,8 @@
 // again. defineConsumer refuses such names; this flow builds one at run time.
 // Lab scenario: crash-before-ack. Correct path: ../attempt-once.ts.
 import { hostname } from 'node:os';
-import { attemptOnce, type AttemptResult, type HookedAttempt } from '../attempt-once.js';
-import type { IdempotencyTables } from '../processed-message.table.js';
+import { attemptOnce, type AttemptResult, type HookedAttempt } from '@effectively-once/idempotency';
+import type { IdempotencyTables } from '@effectively-once/idempotency';
 
 const thisInstance = (): string => `${hostname()}-${String(process.pid)}`;
 let instanceId = thisInstance;

@@ -3,7 +3,7 @@
 // them; the lab plugs one in for a consumer through its processing hooks
 // (`attemptFor`). 'ack-before-commit' is a delivery mistake and lives in the
 // service kit's lab.
-import type { AttemptStrategy } from '../attempt-once.js';
+import type { AttemptStrategy } from '@effectively-once/idempotency';
 import { checkThenAct } from './check-then-act.js';
 import { inMemoryCache } from './in-memory-cache.js';
 import { markerAfterBusiness } from './marker-after-business.js';

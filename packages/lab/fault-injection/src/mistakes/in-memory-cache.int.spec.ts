@@ -2,7 +2,7 @@
 // lost, the process restarts and the broker delivers the message again.
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { markerCount } from '../testing/consumer-check.js';
+import { markerCount } from '@effectively-once/idempotency/testing';
 import { forgetInMemoryMarkers, type MarkerMistake } from './index.js';
 import {
   bump,

@@ -1,6 +1,6 @@
-// What the lab's tests count with: a business effect that shows every extra
-// application, and no business key behind it, so the marker is its only guard
-// (as for inventory-demand-v1 in the lab).
+// A business effect that shows every extra application, and no business key
+// behind it, so the marker is its only guard: what tests of processOnce and of
+// attempt flows count with.
 import { randomUUID } from 'node:crypto';
 import { combineMigrations, type Migrations } from '@effectively-once/postgres';
 import type { Kysely } from 'kysely';
@@ -8,11 +8,7 @@ import { defineConsumer } from '../consumer.js';
 import type { MessageRef } from '../message.js';
 import { idempotencyMigrations } from '../migrations/index.js';
 import type { ProcessingPoint } from '../hooks/points.js';
-import {
-  withProcessingHooks,
-  type PointContext,
-  type ProcessingHooks,
-} from '../hooks/processing-hooks.js';
+import { withProcessingHooks, type ProcessingHooks } from '../hooks/processing-hooks.js';
 import {
   processOnce,
   type ProcessOnceOptions,
@@ -20,8 +16,6 @@ import {
   type UnitOfWork,
 } from '../process-once.js';
 import type { IdempotencyTables } from '../processed-message.table.js';
-import { recordingHooks, type RecordingHooks } from '../testing/recording-hooks.js';
-import { MISTAKEN_ATTEMPTS, type MarkerMistake } from './index.js';
 
 export interface TallyDatabase extends IdempotencyTables {
   tally: { key: string; n: number };
@@ -67,20 +61,6 @@ export async function tallyOf(db: Kysely<TallyDatabase>, key: string): Promise<n
   return row?.n ?? 0;
 }
 
-/** Holds every caller of `arrive` until `parties` callers have arrived. */
-export function barrier(parties: number): { arrive: () => Promise<void> } {
-  let arrived = 0;
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return {
-    arrive: () => {
-      arrived += 1;
-      if (arrived === parties) open();
-      return opened;
-    },
-  };
-}
-
 /** One delivery through processOnce with `hooks` active (undefined: as in production). */
 export function deliver(
   hooks: ProcessingHooks | undefined,
@@ -95,26 +75,4 @@ export function failAt(point: ProcessingPoint): (reached: ProcessingPoint) => Pr
     reached === point
       ? Promise.reject(new Error(`the process fell over at ${point}`))
       : Promise.resolve();
-}
-
-/**
- * Recording hooks that plug in the mistaken flow switched on for a consumer,
- * as the lab's probe does.
- */
-export function labHooks(
-  options: {
-    mistakes?: Readonly<Record<string, MarkerMistake>>;
-    onReached?: (point: ProcessingPoint, context: PointContext) => Promise<void>;
-  } = {},
-): RecordingHooks {
-  const flows = Object.fromEntries(
-    Object.entries(options.mistakes ?? {}).map(([name, mistake]) => [
-      name,
-      MISTAKEN_ATTEMPTS[mistake],
-    ]),
-  );
-  return recordingHooks({
-    flows,
-    ...(options.onReached === undefined ? {} : { onReached: options.onReached }),
-  });
 }

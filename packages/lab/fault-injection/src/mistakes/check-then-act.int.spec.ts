@@ -3,10 +3,10 @@
 // until the other has arrived there too.
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { describe, expect, it } from 'vitest';
-import { withProcessingHooks } from '../hooks/processing-hooks.js';
+import { withProcessingHooks } from '@effectively-once/idempotency';
 import type { MarkerMistake } from './index.js';
-import { processOnce } from '../process-once.js';
-import { markerCount } from '../testing/consumer-check.js';
+import { processOnce } from '@effectively-once/idempotency';
+import { markerCount } from '@effectively-once/idempotency/testing';
 import {
   barrier,
   bump,

@@ -2,9 +2,9 @@
 // with its own counter. No failure is needed to show it.
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { describe, expect, it } from 'vitest';
-import { defineConsumer } from '../consumer.js';
+import { defineConsumer } from '@effectively-once/idempotency';
 import type { MarkerMistake } from './index.js';
-import { markerCount } from '../testing/consumer-check.js';
+import { markerCount } from '@effectively-once/idempotency/testing';
 import { SHARED_MARKER_NAME } from './message-id-alone.js';
 import {
   bump,

@@ -9,9 +9,9 @@ import {
   inTransaction,
   type AttemptResult,
   type HookedAttempt,
-} from '../attempt-once.js';
-import { claimMessage } from '../claim.js';
-import { markerView, type IdempotencyTables } from '../processed-message.table.js';
+} from '@effectively-once/idempotency';
+import { claimMessage } from '@effectively-once/idempotency';
+import { markerView, type IdempotencyTables } from '@effectively-once/idempotency';
 
 export async function markerOwnTransactionFirst<Database extends IdempotencyTables, Result>(
   attempt: HookedAttempt<Database, Result>,

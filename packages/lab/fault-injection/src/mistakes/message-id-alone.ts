@@ -5,8 +5,8 @@
 // claims first suppresses the others, which acknowledge a "duplicate" they
 // never applied. No crash is needed.
 // Lab scenario: one-event-two-consumers. Correct path: ../attempt-once.ts.
-import { attemptOnce, type AttemptResult, type HookedAttempt } from '../attempt-once.js';
-import type { IdempotencyTables } from '../processed-message.table.js';
+import { attemptOnce, type AttemptResult, type HookedAttempt } from '@effectively-once/idempotency';
+import type { IdempotencyTables } from '@effectively-once/idempotency';
 
 /** The one marker name every consumer of the database shares under this mistake. */
 export const SHARED_MARKER_NAME = '*';

@@ -2,9 +2,9 @@
 // the marker was claimed, then the message is delivered again.
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { describe, expect, it } from 'vitest';
-import type { OutcomeReport } from '../outcome.js';
+import type { OutcomeReport } from '@effectively-once/idempotency';
 import type { MarkerMistake } from './index.js';
-import { markerCount } from '../testing/consumer-check.js';
+import { markerCount } from '@effectively-once/idempotency/testing';
 import {
   bump,
   deliver,

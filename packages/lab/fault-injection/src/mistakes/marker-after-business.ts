@@ -9,10 +9,10 @@ import {
   inTransaction,
   type AttemptResult,
   type HookedAttempt,
-} from '../attempt-once.js';
-import { claimMessage } from '../claim.js';
-import { findMarker } from '../markers.js';
-import { markerView, type IdempotencyTables } from '../processed-message.table.js';
+} from '@effectively-once/idempotency';
+import { claimMessage } from '@effectively-once/idempotency';
+import { findMarker } from '@effectively-once/idempotency';
+import { markerView, type IdempotencyTables } from '@effectively-once/idempotency';
 
 export async function markerAfterBusiness<Database extends IdempotencyTables, Result>(
   attempt: HookedAttempt<Database, Result>,

@@ -9,8 +9,8 @@ import {
   inTransaction,
   type AttemptResult,
   type HookedAttempt,
-} from '../attempt-once.js';
-import type { IdempotencyTables } from '../processed-message.table.js';
+} from '@effectively-once/idempotency';
+import type { IdempotencyTables } from '@effectively-once/idempotency';
 
 const processed = new Set<string>();
 

@@ -1,8 +1,8 @@
 // The failure lab's one vocabulary: every place a fault can be armed, in the
-// order a message passes them, and what an armed fault does there. Whatever
-// lab a service opens (the repository's own, until `pnpm lab:remove` takes it
-// out), and the tools that drive it, speak these names. Without a lab every
-// point is `noFaults`.
+// order a message passes them, and what an armed fault does there. The lab and
+// the tools that drive it speak these names; the services know none of them:
+// the points in their own code are the named steps they report anyway
+// (service-kit's StepReporter), which the lab hears (SERVICE_FAULT_POINTS).
 
 export const FAULT_POINTS = [
   /** service-kit, before the handler runs (no transaction). */
@@ -55,28 +55,19 @@ export interface FaultFacts {
   messageId?: string | undefined;
 }
 
-/** The points a service reaches in its own code rather than in the consumer loop or processOnce. */
-export const SERVICE_FAULT_POINTS = [
-  'after-provider-authorized',
-  'after-provider-captured',
-  'after-email-sent',
-  'after-relay-append',
-] as const satisfies readonly FaultPoint[];
-export type ServiceFaultPoint = (typeof SERVICE_FAULT_POINTS)[number];
-
 /**
- * What a service's own code calls at its fault points. Outside lab mode it is
- * {@link noFaults}; in lab mode the call may wait (hold), throw (fail) or
- * never return (crash).
- *
- * @example
- * await faults.hit('after-provider-authorized', { consumer: CONSUMERS.payment, orderId });
+ * The points a service reaches in its own code rather than in the consumer
+ * loop or processOnce, by the step the service reports there.
  */
-export interface FaultPoints {
-  hit(point: ServiceFaultPoint, facts: FaultFacts): Promise<void>;
-}
+export const SERVICE_FAULT_POINTS = {
+  'provider-authorized': 'after-provider-authorized',
+  'provider-captured': 'after-provider-captured',
+  'email-sent': 'after-email-sent',
+  'relay-appended': 'after-relay-append',
+} as const satisfies Readonly<Record<string, FaultPoint>>;
+export type ServiceStep = keyof typeof SERVICE_FAULT_POINTS;
+export type ServiceFaultPoint = (typeof SERVICE_FAULT_POINTS)[ServiceStep];
 
-/** Fault points that do nothing: what every service runs outside lab mode. */
-export const noFaults: FaultPoints = Object.freeze({
-  hit: () => Promise.resolve(),
-});
+/** Whether a reported step is one the lab has a fault point at. */
+export const isServiceStep = (step: string): step is ServiceStep =>
+  Object.hasOwn(SERVICE_FAULT_POINTS, step);

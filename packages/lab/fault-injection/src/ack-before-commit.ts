@@ -2,15 +2,19 @@
 // then runs the handler.
 // Breaks when the handler fails or the process crashes after the early ack:
 // the store has nothing left to deliver again, so the message is lost without
-// a retry. Lab scenario: crash-after-claim. Correct flow:
-// ../consumer/handle-then-ack.ts.
-import { classifyFailure, settleDelivery } from '@effectively-once/idempotency';
-import {
-  attemptsOf,
-  failedAttempts,
-  failureOutcome,
-  type DeliveryFlow,
-} from '../consumer/delivery-hooks.js';
+// a retry. Lab scenario: crash-after-claim. Correct flow: service-kit's
+// consumer/handle-then-ack.ts.
+import { classifyFailure, ConsumerFailure, settleDelivery } from '@effectively-once/idempotency';
+import type { DeliveryFlow, HandleResult, MessageOutcome } from '@effectively-once/service-kit';
+
+const failureOutcome = (failure: { kind: string }): MessageOutcome =>
+  failure.kind === 'terminal' ? 'terminal_failure' : 'retryable_failure';
+
+const attemptsOf = (handled: HandleResult): { attempts?: number } =>
+  'attempts' in handled ? { attempts: handled.attempts } : {};
+
+const failedAttempts = (error: unknown): { attempts?: number } =>
+  error instanceof ConsumerFailure ? { attempts: error.attempts } : {};
 
 /**
  * The flow the lab's hooks return from `flowFor` when the mistake is on.

@@ -4,7 +4,7 @@
 import { hostname } from 'node:os';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { markerCount } from '../testing/consumer-check.js';
+import { markerCount } from '@effectively-once/idempotency/testing';
 import { setInstanceIdForTesting, type MarkerMistake } from './index.js';
 import {
   bump,

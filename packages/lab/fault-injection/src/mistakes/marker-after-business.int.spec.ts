@@ -3,7 +3,7 @@
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { describe, expect, it } from 'vitest';
 import type { MarkerMistake } from './index.js';
-import { markerCount } from '../testing/consumer-check.js';
+import { markerCount } from '@effectively-once/idempotency/testing';
 import {
   bump,
   deliver,

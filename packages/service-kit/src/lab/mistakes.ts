@@ -1,8 +1,0 @@
-// Every mistake the failure lab can switch on for a consumer: the marker's
-// (attempt flows in @effectively-once/idempotency/mistakes) and the delivery's
-// own (./ack-before-commit.ts). The lab plugs them in through hooks; the
-// delivery path and processOnce never import them.
-import { MARKER_MISTAKES } from '@effectively-once/idempotency/mistakes';
-
-export const MISTAKES = [...MARKER_MISTAKES, 'ack-before-commit'] as const;
-export type Mistake = (typeof MISTAKES)[number];
