@@ -12,6 +12,7 @@ import {
 } from './contract-checks.js';
 import { checkEventNames } from './event-names.js';
 import { checkDefaultColumns, checkQuotedValues, knownValues } from './quoted-values.js';
+import { checkReadingPath } from './reading-path.js';
 import {
   checkBacktickedPaths,
   checkFileNames,
@@ -109,6 +110,10 @@ describe('the docs', () => {
   it('name only event types the contracts define, in code spans and Mermaid diagrams', () => {
     const types = contractEventTypes(repo);
     expect(everyPage((_, page) => checkEventNames(page, types))).toBe('');
+  });
+
+  it("give the core reading path's true length in start-here.md, within its budget", () => {
+    expect(report(checkReadingPath(repo))).toBe('');
   });
 
   // lab:begin

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { contractEventTypes } from './contract-checks.js';
 import { checkEventNames } from './event-names.js';
 import { checkDefaultColumns, checkQuotedValues, knownValues } from './quoted-values.js';
+import { checkReadingPath } from './reading-path.js';
 import { Repository, type Failure } from './repository.js';
 
 const FILES: Record<string, string> = {
@@ -97,6 +98,13 @@ describe('the checks of values the docs quote from the code', () => {
     expect(lines(checkEventNames(repo.page('docs/events.md'), types))).toEqual([
       'docs/events.md:3 `PaymentRequested` is written like an event, but packages/contracts defines no event of that type',
       'docs/events.md:8 `CancellationRequested` in a Mermaid diagram is written like an event, but packages/contracts defines no event of that type',
+    ]);
+  });
+
+  it('given the core path paragraph, when its count is not the pages’ length, then it is reported, and so is a path over its budget', () => {
+    expect(lines(checkReadingPath(repo, 'docs/start-here.md', 20))).toEqual([
+      'docs/start-here.md:3 the core path is said to be 99 lines, but its 3 pages have 25',
+      'docs/start-here.md:3 the core path has 25 lines, over its budget of 20: move reference out of it',
     ]);
   });
 });
