@@ -15,6 +15,26 @@ export function linesOf(text: string): number {
   return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }
 
+const LAB_BEGIN = /^<!-- lab:begin(?:[\s:].*)? -->$/;
+const LAB_END = /^<!-- lab:end(?:[\s:].*)? -->$/;
+
+/**
+ * A page's lines split into the template's and the lab's: a lab region, its
+ * markers included, is what `pnpm lab:remove` cuts, so the template's count
+ * is the same with the lab in the checkout or removed.
+ */
+export function templateAndLabLines(text: string): { template: number; lab: number } {
+  let inRegion = false;
+  let lab = 0;
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim();
+    if (!inRegion && LAB_BEGIN.test(trimmed)) inRegion = true;
+    if (inRegion) lab += 1;
+    if (inRegion && LAB_END.test(trimmed)) inRegion = false;
+  }
+  return { template: linesOf(text) - lab, lab };
+}
+
 export function checkReadingPath(
   repo: Repository,
   page = START_PAGE,
@@ -53,18 +73,33 @@ export function checkReadingPath(
     return fail(`the core path names pages that do not exist: ${missing.join(', ')}`);
   const stated = /([\d,]+) lines/.exec(text)?.[1];
   if (stated === undefined) return fail('the core path paragraph gives no "<n> lines"');
-  const counted = unique.reduce((sum, file) => sum + linesOf(repo.read(file)), 0);
+  const counts = unique.map((file) => templateAndLabLines(repo.read(file)));
+  const counted = counts.reduce((sum, count) => sum + count.template, 0);
+  const lab = counts.reduce((sum, count) => sum + count.lab, 0);
   const said = Number(stated.replace(/,/g, ''));
+  // With the lab, a sentence of its own (in a lab region) gives the lines its asides add.
+  const labLine = lines.find((line) => /^The lab adds [\d,]+ lines/.test(line.text));
+  const labSaid = /^The lab adds ([\d,]+) lines/.exec(labLine?.text ?? '')?.[1];
+  const format = (n: number): string => n.toLocaleString('en-US');
   return [
     ...(said === counted
       ? []
       : fail(
-          `the core path is said to be ${stated} lines, but its ${String(unique.length)} pages have ${counted.toLocaleString('en-US')}`,
+          `the core path is said to be ${stated} lines, but its ${String(unique.length)} pages have ${format(counted)} outside the lab's regions`,
         )),
+    ...(labSaid === undefined || Number(labSaid.replace(/,/g, '')) === lab
+      ? []
+      : [
+          {
+            file: page,
+            line: labLine?.number ?? opening.number,
+            message: `the lab is said to add ${labSaid} lines to the core path, but its regions there hold ${format(lab)}`,
+          },
+        ]),
     ...(counted <= budget
       ? []
       : fail(
-          `the core path has ${counted.toLocaleString('en-US')} lines, over its budget of ${budget.toLocaleString('en-US')}: move reference out of it`,
+          `the core path has ${format(counted)} lines, over its budget of ${format(budget)}: move reference out of it`,
         )),
   ];
 }
