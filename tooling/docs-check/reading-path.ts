@@ -19,20 +19,25 @@ const LAB_BEGIN = /^<!-- lab:begin(?:[\s:].*)? -->$/;
 const LAB_END = /^<!-- lab:end(?:[\s:].*)? -->$/;
 
 /**
- * A page's lines split into the template's and the lab's: a lab region, its
- * markers included, is what `pnpm lab:remove` cuts, so the template's count
- * is the same with the lab in the checkout or removed.
+ * A page's lines split into the template's and the lab's. The template's are
+ * what `pnpm lab:remove` leaves: the lab regions cut, markers included, and
+ * the blank lines they stood between made one, as its formatting does. So the
+ * template's count is the same with the lab in the checkout or removed.
  */
 export function templateAndLabLines(text: string): { template: number; lab: number } {
   let inRegion = false;
-  let lab = 0;
+  const kept: string[] = [];
   for (const line of text.split('\n')) {
     const trimmed = line.trim();
     if (!inRegion && LAB_BEGIN.test(trimmed)) inRegion = true;
-    if (inRegion) lab += 1;
-    if (inRegion && LAB_END.test(trimmed)) inRegion = false;
+    if (!inRegion) kept.push(line);
+    else if (LAB_END.test(trimmed)) inRegion = false;
   }
-  return { template: linesOf(text) - lab, lab };
+  const collapsed = kept.filter(
+    (line, index) => line.trim() !== '' || (kept[index - 1] ?? '').trim() !== '',
+  );
+  const template = linesOf(collapsed.join('\n'));
+  return { template, lab: linesOf(text) - template };
 }
 
 export function checkReadingPath(
@@ -93,7 +98,7 @@ export function checkReadingPath(
           {
             file: page,
             line: labLine?.number ?? opening.number,
-            message: `the lab is said to add ${labSaid} lines to the core path, but its regions there hold ${format(lab)}`,
+            message: `the lab is said to add ${labSaid} lines to the core path, but its regions there add ${format(lab)}`,
           },
         ]),
     ...(counted <= budget
