@@ -4,7 +4,15 @@
 // (docs/testing.md, "The docs test").
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checkMatrix, checkMatrixCells, checkPnpmCommands } from './contract-checks.js';
+import {
+  checkMatrix,
+  checkMatrixCells,
+  checkPnpmCommands,
+  contractEventTypes,
+} from './contract-checks.js';
+import { checkEventNames } from './event-names.js';
+import { checkDefaultColumns, checkQuotedValues, knownValues } from './quoted-values.js';
+import { checkReadingPath } from './reading-path.js';
 import {
   checkBacktickedPaths,
   checkFileNames,
@@ -12,6 +20,9 @@ import {
   checkNamedSymbols,
 } from './reference-checks.js';
 import { Repository, listPages, type Failure, type Page } from './repository.js';
+// lab:begin
+import { checkScenarioOrder } from './scenario-order.js';
+// lab:end
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const repo = new Repository(root);
@@ -85,4 +96,29 @@ describe('the docs', () => {
       ),
     ).toBe('');
   });
+
+  it('quote the defaults and constants of the code as the code sets them', () => {
+    const values = knownValues(repo);
+    expect(
+      everyPage((_, page) => [
+        ...checkDefaultColumns(page, values),
+        ...checkQuotedValues(page, values),
+      ]),
+    ).toBe('');
+  });
+
+  it('name only event types the contracts define, in code spans and Mermaid diagrams', () => {
+    const types = contractEventTypes(repo);
+    expect(everyPage((_, page) => checkEventNames(page, types))).toBe('');
+  });
+
+  it("give the core reading path's true length in start-here.md, within its budget", () => {
+    expect(report(checkReadingPath(repo))).toBe('');
+  });
+
+  // lab:begin
+  it('list the scenarios in the order `pnpm scenario --all` runs them', () => {
+    expect(report(checkScenarioOrder(repo))).toBe('');
+  });
+  // lab:end
 });

@@ -38,6 +38,9 @@ export const LAB_PATHS: readonly string[] = [
   'docs/adr/0019-lineage-assembled-by-the-console.md',
   'docs/adr/0020-network-faults-from-an-in-process-proxy.md',
   'docs/adr/0026-template-and-lab-separable.md',
+  // The docs check of the scenario table's order against the lab's runner.
+  'tooling/docs-check/scenario-order.ts',
+  'tooling/docs-check/scenario-order.unit.spec.ts',
   // This tool and its page: without the lab it has nothing left to remove.
   'tooling/remove-lab',
   'docs/template-and-lab.md',
