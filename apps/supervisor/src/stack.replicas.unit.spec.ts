@@ -30,15 +30,17 @@ describe('defineStack with replicas', () => {
     ]);
   });
 
-  it('runs a replica as its service: same code and databases, its own port, restarted on its own name', () => {
+  it('runs a replica as its service: same code and databases, its own port and name, restarted on its own name', () => {
     expect(spec('payment-2', stack)).toMatchObject({
       group: 'service',
       entry: 'apps/payment/src/server.ts',
       replicaOf: 'payment',
       readyUrl: 'http://127.0.0.1:3103/ready',
     });
+    expect(spec('payment', stack).env).toMatchObject({ SERVICE_INSTANCE_ID: 'payment' });
     expect(spec('payment-2', stack).env).toMatchObject({
       PORT: '3103',
+      SERVICE_INSTANCE_ID: 'payment-2',
       DATABASE_URL: databases.payment,
       EVENT_STORE_DATABASE_URL: databases.eventStore,
       PAYMENT_PROVIDER_URL: 'http://127.0.0.1:3005',

@@ -157,6 +157,7 @@ function templateStack(input: StackInput): ProcessSpec[] {
       env: {
         ...base,
         PORT: String(port),
+        SERVICE_INSTANCE_ID: replicaName(options.app, index + 1),
         DATABASE_URL: options.databaseUrl,
         EVENT_STORE_DATABASE_URL: databases.eventStore,
         ...options.extra,

@@ -19,6 +19,12 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** What every service reads, whatever its own settings. */
 export interface ServiceConfig {
   service: string;
+  /**
+   * Which process of the service this is (SERVICE_INSTANCE_ID: the supervisor
+   * names replicas `payment-2`; on Kubernetes, the pod's name). Undefined when
+   * unset: one process, named by the service.
+   */
+  instance: string | undefined;
   host: string;
   port: number;
   /** The service's own database. */
@@ -61,6 +67,13 @@ const baseEnv = (defaultPort: number) =>
     EVENT_STORE_DATABASE_URL: postgresUrl.optional(),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
     ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    SERVICE_INSTANCE_ID: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$/, {
+        error: 'must be a name such as payment-2 or a pod name (letters, digits, ".", "_", "-")',
+      })
+      .optional(),
   });
 
 /** An empty variable (`PORT=`) counts as unset, as a shell user expects. */
@@ -157,10 +170,12 @@ export function loadServiceConfig<Shape extends z.ZodRawShape>(input: {
     EVENT_STORE_DATABASE_URL,
     LOG_LEVEL,
     ADMIN_TOKEN,
+    SERVICE_INSTANCE_ID,
   } = parsedBase.data;
   return {
     ...parsedExtra.data,
     service: input.service,
+    instance: SERVICE_INSTANCE_ID,
     host: HOST,
     port: PORT,
     databaseUrl: DATABASE_URL,

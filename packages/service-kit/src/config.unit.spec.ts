@@ -63,6 +63,31 @@ describe('loadServiceConfig', () => {
     ).toThrow(/DATABASE_POOL_MAX/);
   });
 
+  it('names the process by SERVICE_INSTANCE_ID, none when unset, and refuses a name with spaces', () => {
+    // Given a replica the supervisor (or a pod) names
+    const env = { DATABASE_URL, EVENT_STORE_DATABASE_URL, SERVICE_INSTANCE_ID: 'payment-2' };
+
+    // When the configuration is loaded
+    const config = loadServiceConfig({ service: 'payment', defaultPort: 3003, env });
+
+    // Then the name is kept; without it there is none; a bad one is refused by name
+    expect(config.instance).toBe('payment-2');
+    expect(
+      loadServiceConfig({
+        service: 'payment',
+        defaultPort: 3003,
+        env: { DATABASE_URL, EVENT_STORE_DATABASE_URL },
+      }).instance,
+    ).toBeUndefined();
+    expect(() =>
+      loadServiceConfig({
+        service: 'payment',
+        defaultPort: 3003,
+        env: { ...env, SERVICE_INSTANCE_ID: 'payment two' },
+      }),
+    ).toThrow(/SERVICE_INSTANCE_ID/);
+  });
+
   it("parses the service's own keys, typed by their schema, and treats empty values as unset", () => {
     // Given a service with its own setting and an empty PORT
     const env = { DATABASE_URL, EVENT_STORE_DATABASE_URL, PORT: '', PROVIDER_TIMEOUT_MS: '2500' };

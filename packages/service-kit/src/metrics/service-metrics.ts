@@ -118,8 +118,14 @@ function trackedGauges(registry: Registry) {
  * await processOnce({ db, consumer, message, work, onOutcome: metrics.consumerOutcome });
  * registerMetricsRoute(app, metrics);
  */
-export function createServiceMetrics(input: { service: string }): ServiceMetrics {
+export function createServiceMetrics(input: {
+  service: string;
+  /** A replica's name: then every series carries it as `service_instance`. */
+  instance?: string | undefined;
+}): ServiceMetrics {
   const registry = new Registry();
+  // Not `instance`: Prometheus sets that label itself, to the scraped address.
+  if (input.instance !== undefined) registry.setDefaultLabels({ service_instance: input.instance });
   collectDefaultMetrics({
     register: registry,
     eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS,

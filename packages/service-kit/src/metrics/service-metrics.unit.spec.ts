@@ -65,6 +65,19 @@ describe('createServiceMetrics', () => {
     );
   });
 
+  it("labels every series with a replica's name as service_instance", async () => {
+    // Given the metrics of payment's second replica
+    const metrics = createServiceMetrics({ service: 'payment', instance: 'payment-2' });
+
+    // When it counts a message
+    metrics.consumerOutcome(report({ outcome: 'applied' }));
+
+    // Then the scraped text carries the replica's name on the consumer's series and the process's
+    const text = await metrics.registry.metrics();
+    expect(text).toMatch(/eo_consumer_messages_total\{[^}]*service_instance="payment-2"[^}]*\} 1/);
+    expect(text).toMatch(/process_cpu_seconds_total\{service_instance="payment-2"\}/);
+  });
+
   it('tells a duplicate caught by the marker from one caught by a business key', async () => {
     const metrics = createServiceMetrics({ service: 'inventory' });
 

@@ -386,3 +386,47 @@ describe('startService, when starting fails', () => {
     );
   });
 });
+
+describe('startService, as a named replica', () => {
+  it('names the replica in every log line after the app is built, requests included', async () => {
+    // Given a service started with SERVICE_INSTANCE_ID, on databases of its own
+    const [database, events] = await Promise.all([
+      createTestDatabase<TinyDatabase>({}),
+      createTestDatabase(eventStoreMigrations),
+    ]);
+    const lines: { msg?: string; instance?: string }[] = [];
+    const running = await startService<TinyDatabase>(
+      tinyService({
+        config: loadServiceConfig({
+          service: 'tiny',
+          defaultPort: 0,
+          env: {
+            DATABASE_URL: database.url,
+            EVENT_STORE_DATABASE_URL: events.url,
+            SERVICE_INSTANCE_ID: 'tiny-2',
+          },
+        }),
+        buildApp: ({ db, store: serviceStore, metrics }) =>
+          createServiceApp({
+            service: 'tiny',
+            db,
+            store: serviceStore,
+            metrics,
+            logStream: { write: (line) => lines.push(JSON.parse(line) as (typeof lines)[number]) },
+          }),
+      }),
+    );
+    try {
+      // When it answers a request
+      await fetch(`${running.url}/no-such-route`);
+
+      // Then its listening line and the request's lines carry the replica's name
+      const logged = lines.filter((line) => line.msg !== undefined);
+      expect(logged.some((line) => line.msg?.startsWith('Server listening'))).toBe(true);
+      expect(logged.some((line) => line.msg === 'request completed')).toBe(true);
+      expect(logged.filter((line) => line.instance !== 'tiny-2')).toEqual([]);
+    } finally {
+      await running.close();
+    }
+  });
+});

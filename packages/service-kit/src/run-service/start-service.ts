@@ -72,7 +72,7 @@ async function openResources<Database>(
   shutdown.add('db', { close: () => db.destroy() });
   const store = await openServiceEventStore(config);
   shutdown.add('store', store);
-  const metrics = createServiceMetrics({ service: config.service });
+  const metrics = createServiceMetrics({ service: config.service, instance: config.instance });
   return { db, store, metrics, now: declaration.now ?? (() => new Date()) };
 }
 
@@ -140,6 +140,29 @@ async function startRunning<Database extends IdempotencyTables>(
 /** How long closing what a failed start opened may take before the failure is reported anyway. */
 export const FAILED_START_CLOSE_TIMEOUT_MS = 10_000;
 
+/**
+ * Every later log line of a replica names it (`"instance":"payment-2"`): the
+ * app's pino logger takes the binding, and each request's logger is a child
+ * made after it. Fastify's logger type leaves pino's setBindings out.
+ */
+interface BindableLogger {
+  setBindings(bindings: Record<string, string>): void;
+}
+
+function isBindable(logger: unknown): logger is BindableLogger {
+  return (
+    typeof logger === 'object' &&
+    logger !== null &&
+    'setBindings' in logger &&
+    typeof logger.setBindings === 'function'
+  );
+}
+
+function nameInstanceInLogs(app: FastifyZodInstance, instance: string | undefined): void {
+  const logger: unknown = app.log;
+  if (instance !== undefined && isBindable(logger)) logger.setBindings({ instance });
+}
+
 type StartLog = Pick<FastifyBaseLogger, 'error'>;
 
 /** Before the app (and its logger) exists, a failure can only be a configuration error: stderr. */
@@ -199,6 +222,7 @@ export async function startService<Database extends IdempotencyTables>(
   try {
     const resources = await openResources(declaration, shutdown);
     const app = declaration.buildApp(resources);
+    nameInstanceInLogs(app, config.instance);
     log = app.log;
     shutdown.add('http', { close: () => app.close() });
     for (const client of declaration.clients ?? []) shutdown.add('clients', client);
