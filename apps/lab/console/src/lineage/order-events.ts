@@ -17,7 +17,10 @@ import {
  * @example
  * const events = await readOrderEvents(store, orderId); // [] for an order the store does not hold
  */
-export async function readOrderEvents(store: EventStore, orderId: string): Promise<RecordedEvent[]> {
+export async function readOrderEvents(
+  store: EventStore,
+  orderId: string,
+): Promise<RecordedEvent[]> {
   const streams = [orderStream, inventoryStream, paymentStream, notificationStream];
   const read = await Promise.all(streams.map((name) => store.readStream(name(orderId))));
   return read.flat().sort((a, b) => comparePositions(a.position, b.position));

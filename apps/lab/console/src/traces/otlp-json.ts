@@ -28,14 +28,7 @@ export type AttributeValue = string | number | boolean;
 export type Attributes = Readonly<Record<string, AttributeValue>>;
 
 /** SpanKind by its OTLP number: 0 is unspecified. */
-const SPAN_KINDS = [
-  'unspecified',
-  'internal',
-  'server',
-  'client',
-  'producer',
-  'consumer',
-] as const;
+const SPAN_KINDS = ['unspecified', 'internal', 'server', 'client', 'producer', 'consumer'] as const;
 export type SpanKind = (typeof SPAN_KINDS)[number];
 const STATUS_CODES = ['unset', 'ok', 'error'] as const;
 export type SpanStatusCode = (typeof STATUS_CODES)[number];
@@ -43,7 +36,10 @@ export type SpanStatusCode = (typeof STATUS_CODES)[number];
 const hexId = (bytes: number) =>
   z
     .string()
-    .regex(new RegExp(`^[0-9a-fA-F]{${String(bytes * 2)}}$`), `must be ${String(bytes)} bytes in hex`)
+    .regex(
+      new RegExp(`^[0-9a-fA-F]{${String(bytes * 2)}}$`),
+      `must be ${String(bytes)} bytes in hex`,
+    )
     .transform((id) => id.toLowerCase())
     .refine((id) => !/^0+$/.test(id), 'must not be all zeros');
 const TraceId = hexId(16);
@@ -60,7 +56,8 @@ interface AnyValue {
   intValue?: string | number | undefined;
   doubleValue?: number | undefined;
   arrayValue?: { values?: AnyValue[] | undefined } | undefined;
-  kvlistValue?: { values?: { key: string; value?: AnyValue | undefined }[] | undefined } | undefined;
+  kvlistValue?:
+    { values?: { key: string; value?: AnyValue | undefined }[] | undefined } | undefined;
   bytesValue?: string | undefined;
 }
 const AnyValue: z.ZodType<AnyValue> = z.lazy(() =>
@@ -102,11 +99,10 @@ function plainValue(value: AnyValue): AttributeValue {
 const KeyValues = z
   .array(z.object({ key: z.string(), value: AnyValue.optional() }))
   .default([])
-  .transform(
-    (list): Attributes =>
-      Object.fromEntries(
-        list.flatMap(({ key, value }) => (value === undefined ? [] : [[key, plainValue(value)]])),
-      ),
+  .transform((list): Attributes =>
+    Object.fromEntries(
+      list.flatMap(({ key, value }) => (value === undefined ? [] : [[key, plainValue(value)]])),
+    ),
   );
 
 const OtlpSpan = z.object({
@@ -157,12 +153,16 @@ function toReceivedSpan(span: z.output<typeof OtlpSpan>, resource: Attributes): 
   return {
     traceId: span.traceId,
     spanId: span.spanId,
-    parentSpanId: span.parentSpanId === undefined || span.parentSpanId === '' ? null : span.parentSpanId,
+    parentSpanId:
+      span.parentSpanId === undefined || span.parentSpanId === '' ? null : span.parentSpanId,
     name: span.name,
     kind: SPAN_KINDS[span.kind] ?? 'unspecified',
     startTimeUnixNano: span.startTimeUnixNano,
     endTimeUnixNano: span.endTimeUnixNano,
-    status: { code: STATUS_CODES[span.status.code] ?? 'unset', message: span.status.message || null },
+    status: {
+      code: STATUS_CODES[span.status.code] ?? 'unset',
+      message: span.status.message || null,
+    },
     attributes: span.attributes,
     events: span.events,
     links: span.links,

@@ -56,7 +56,13 @@ function buildForest(spans: readonly ReceivedSpan[]): { roots: Node[]; nodes: No
     }
     let parent = nodes.get(parentId) ?? missing.get(parentId);
     if (parent === undefined) {
-      parent = { span: null, spanId: parentId, parentSpanId: null, start: node.start, children: [] };
+      parent = {
+        span: null,
+        spanId: parentId,
+        parentSpanId: null,
+        start: node.start,
+        children: [],
+      };
       missing.set(parentId, parent);
       roots.push(parent);
     }
