@@ -20,7 +20,7 @@ function SpanCell({ row }: { readonly row: TraceRow }) {
       <span title={row.spanId}>{row.name}</span>
       <br />
       <span class="muted small">
-        {row.missing ? 'its process died before exporting it' : row.kind}
+        {row.missing ? 'not received: its process may have died mid-span' : row.kind}
         {attempt === null ? null : ` · ${attempt}`}
       </span>
     </div>
@@ -67,26 +67,23 @@ function Bar({ row, trace }: { readonly row: TraceRow; readonly trace: OrderTrac
   );
 }
 
-function Outcome({ row }: { readonly row: TraceRow }) {
+/** The outcome's word as a badge; under it what it adds and the span's events, in words. */
+function OutcomeCell({ row }: { readonly row: TraceRow }) {
   const outcome = rowOutcome(row);
-  if (outcome === null) return null;
-  const [word = outcome] = outcome.split(/[ :]/);
-  return <Badge text={word === 'never' ? 'never ended' : word} />;
-}
-
-/** Span events under the outcome, in words (the ticks on the bar only hint at them). */
-function EventsText({ row }: { readonly row: TraceRow }) {
-  const outcome = rowOutcome(row);
-  const detail = outcome !== null && outcome.includes(' ') && !row.missing ? outcome : null;
-  const events = row.events.map((event) => event.name);
-  if (detail === null && events.length === 0) return null;
+  const notes = [
+    outcome?.detail ?? null,
+    row.events.length === 0 ? null : `events: ${row.events.map((event) => event.name).join(', ')}`,
+  ].filter((note) => note !== null);
   return (
-    <span class="muted small">
-      {detail === null ? null : <span>{detail}</span>}
-      {events.length === 0 ? null : (
-        <span>{`${detail === null ? '' : ' · '}events: ${events.join(', ')}`}</span>
+    <>
+      {outcome === null ? null : <Badge text={outcome.label} />}
+      {notes.length === 0 ? null : (
+        <>
+          {outcome === null ? null : <br />}
+          <span class="muted small">{notes.join(' · ')}</span>
+        </>
       )}
-    </span>
+    </>
   );
 }
 
@@ -125,12 +122,7 @@ export function TraceWaterfall({ trace }: { readonly trace: OrderTrace }) {
           },
           {
             header: 'Outcome',
-            cell: (row) => (
-              <>
-                <Outcome row={row} />
-                <EventsText row={row} />
-              </>
-            ),
+            cell: (row) => <OutcomeCell row={row} />,
           },
           {
             header: `Time (0 to ${formatDuration(trace.durationMs)})`,
@@ -140,8 +132,8 @@ export function TraceWaterfall({ trace }: { readonly trace: OrderTrace }) {
       />
       <figcaption class="muted sequence-caption">
         A row per span, under the span that started it; a bar per span on the trace&apos;s time
-        axis, in its service&apos;s colour. A dashed bar is a span that never arrived: its process
-        died before exporting it, and what it started hangs under it.
+        axis, in its service&apos;s colour. A dashed bar is a span some spans name as their parent
+        but that never arrived (a process killed mid-span never exports it); they hang under it.
       </figcaption>
     </figure>
   );

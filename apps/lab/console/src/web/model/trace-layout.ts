@@ -53,25 +53,29 @@ export function formatDuration(ms: number): string {
   return `${ms.toFixed(2)} ms`;
 }
 
+/** A row's outcome: a word for the badge, and what it adds (how a duplicate was found, why a span failed). */
+export interface RowOutcome {
+  readonly label: string;
+  readonly detail: string | null;
+}
+
 /**
- * The outcome of a row in words: a consumer attempt's outcome (and how a
- * duplicate was detected), a failed span's status, or nothing to say.
+ * The outcome of a row: a consumer attempt's outcome, a failed span's status,
+ * a span that never arrived, or nothing to say (null).
  *
  * @example
- * rowOutcome(row); // 'applied', 'duplicate (marker)', 'never ended', 'error: deadlock detected', null
+ * rowOutcome(row); // { label: 'duplicate', detail: 'detected by marker' }
  */
 export function rowOutcome(
   row: Pick<TraceRow, 'missing' | 'delivery' | 'status' | 'statusMessage'>,
-): string | null {
-  if (row.missing) return 'never ended';
+): RowOutcome | null {
+  if (row.missing) return { label: 'never ended', detail: null };
   const outcome = row.delivery?.outcome ?? null;
   if (outcome !== null) {
     const detectedBy = row.delivery?.detectedBy ?? null;
-    return detectedBy === null ? outcome : `${outcome} (${detectedBy})`;
+    return { label: outcome, detail: detectedBy === null ? null : `detected by ${detectedBy}` };
   }
-  if (row.status === 'error') {
-    return row.statusMessage === null ? 'error' : `error: ${row.statusMessage}`;
-  }
+  if (row.status === 'error') return { label: 'error', detail: row.statusMessage };
   return null;
 }
 

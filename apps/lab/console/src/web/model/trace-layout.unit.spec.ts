@@ -54,16 +54,17 @@ describe('rowOutcome and attemptText', () => {
 
   it('given a consumer attempt, when described, then its outcome, how a duplicate was found, its group and retry show', () => {
     const row = { missing: false, delivery, status: 'unset', statusMessage: null } as const;
-    expect(rowOutcome(row)).toBe('duplicate (marker)');
+    expect(rowOutcome(row)).toEqual({ label: 'duplicate', detail: 'detected by marker' });
     expect(attemptText(delivery)).toBe('payment-authorization-v1 · retry 1');
   });
 
   it('given a span that never arrived, a failed span and a plain one, when described, then each says so or nothing', () => {
     const plain = { missing: false, delivery: null, status: 'unset', statusMessage: null } as const;
-    expect(rowOutcome({ ...plain, missing: true })).toBe('never ended');
-    expect(rowOutcome({ ...plain, status: 'error', statusMessage: 'deadlock detected' })).toBe(
-      'error: deadlock detected',
-    );
+    expect(rowOutcome({ ...plain, missing: true })).toEqual({ label: 'never ended', detail: null });
+    expect(rowOutcome({ ...plain, status: 'error', statusMessage: 'deadlock detected' })).toEqual({
+      label: 'error',
+      detail: 'deadlock detected',
+    });
     expect(rowOutcome(plain)).toBeNull();
     expect(attemptText(null)).toBeNull();
   });
