@@ -2,8 +2,11 @@
 // through the gateway with a W3C traceparent of the test's own, so its events
 // carry a trace id the test knows; the spans of that trace reach the console's
 // OTLP receiver (POST /v1/traces) and the trace view draws them as a waterfall.
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { StackState } from '@effectively-once/stack-protocol';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { OrderTrace } from '../../../apps/lab/console/src/api/console.api.js';
@@ -24,6 +27,7 @@ import {
 } from '../support/console-page.js';
 
 const FILE = 'trace';
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 let gatewayUrl: string;
 let consoleUrl: string;
@@ -148,5 +152,20 @@ describe('the trace of an order', () => {
     await rowsWith(spans, 'process OrderPaymentRequested', 'retry 1', 'applied').waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await finish({ docsName: 'order-trace' });
+  });
+
+  it('prints the trace id with pnpm lineage, and where to see the trace', async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const orderId = await placeTracedOrder(traceId, spanId('1'));
+
+    const { stdout } = await promisify(execFile)('pnpm', ['--silent', 'lineage', orderId], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, STACK_STATE_FILE: inject('stackStateFile') },
+    });
+
+    expect(stdout).toContain(`\nTrace: ${traceId}\n`);
+    expect(stdout).toMatch(
+      /^(See it: http:\/\/\S+\/#\/orders\/\S+\/trace|Tracing is off|See it where)/m,
+    );
   });
 });
