@@ -2,7 +2,7 @@
 // events' traceparent) and where to look at the trace. Pure.
 import type { OrderTrace } from '../api/console.api.js';
 
-/** Jaeger all-in-one's UI as infra/docker-compose.tracing.yml publishes it. */
+/** Jaeger all-in-one's UI as infra/tracing/compose.yaml publishes it. */
 const JAEGER_UI = 'http://127.0.0.1:16686';
 
 /**
