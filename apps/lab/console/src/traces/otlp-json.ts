@@ -76,7 +76,10 @@ const AnyValue: z.ZodType<AnyValue> = z.lazy(() =>
   }),
 );
 
-/** Arrays and maps are kept as their JSON text: the console only shows them. */
+/**
+ * Arrays and maps are kept as their JSON text, and an int64 beyond 2^53 loses
+ * its last digits: the console only shows attributes, it never computes with them.
+ */
 function plainValue(value: AnyValue): AttributeValue {
   if (value.stringValue !== undefined) return value.stringValue;
   if (value.boolValue !== undefined) return value.boolValue;

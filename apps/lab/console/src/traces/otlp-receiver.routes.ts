@@ -131,6 +131,9 @@ export function registerOtlpReceiver(app: FastifyZodInstance, deps: { spans: Spa
       OTLP_TRACES_PATH,
       {
         bodyLimit: MAX_BODY_BYTES,
+        // Every process exports every few seconds: a request line each would bury the
+        // console's log. Refusals still log, at warn.
+        logLevel: 'warn',
         onRequest: refuseBrowsers,
         preParsing: gunzipWhenCompressed,
         schema: { body: ExportTraceServiceRequest, response: { 200: ExportTraceServiceResponse } },
