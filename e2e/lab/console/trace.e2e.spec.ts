@@ -163,9 +163,19 @@ describe('the trace of an order', () => {
       env: { ...process.env, STACK_STATE_FILE: inject('stackStateFile') },
     });
 
-    expect(stdout).toContain(`\nTrace: ${traceId}\n`);
-    expect(stdout).toMatch(
-      /^(See it: http:\/\/\S+\/#\/orders\/\S+\/trace|Tracing is off|See it where)/m,
+    // Then its last lines are the trace id and, for where this stack's spans go, where to see it
+    const { tracing } = OrderTrace.parse(
+      await (await fetch(`${gatewayUrl}/api/console/orders/${orderId}/trace`)).json(),
     );
+    const hint = {
+      console: new RegExp(
+        `^See it: ${gatewayUrl}/#/orders/${orderId}/trace \\(\\d+ spans so far\\)$`,
+        'm',
+      ),
+      elsewhere: /^See it where the stack exports spans, /m,
+      off: /^Tracing is off in this stack/m,
+    }[tracing.to];
+    expect(stdout).toContain(`\nTrace: ${traceId}\n`);
+    expect(stdout).toMatch(hint);
   });
 });
