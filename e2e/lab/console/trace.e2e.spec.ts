@@ -72,8 +72,10 @@ async function placeTracedOrder(traceId: string, callerSpanId: string): Promise<
 
 /**
  * The order's spans as the stack's processes would export them: the caller,
- * the gateway, the order service's append, and the payment consumer's two
- * attempts of one message (the first failed and was retried).
+ * the gateway, the order service's append, and the payment consumer's
+ * attempts of one message: one whose process was killed mid-delivery (its
+ * span never exported, its claim statement was), one that failed, and the
+ * retry that applied it.
  */
 function orderSpans(traceId: string) {
   const consumer = (id: string, startMs: number, retryCount: number, outcome: string) =>
@@ -107,8 +109,16 @@ function orderSpans(traceId: string) {
       startMs: 20,
       endMs: 30,
     }),
-    consumer('4', 80, 0, 'retryable_failure'),
-    consumer('5', 300, 1, 'applied'),
+    span('a', {
+      name: 'INSERT processed_message',
+      kind: 'client',
+      parentSpanId: spanId('dead'),
+      service: 'payment',
+      startMs: 45,
+      endMs: 48,
+    }),
+    consumer('4', 80, 1, 'retryable_failure'),
+    consumer('5', 300, 2, 'applied'),
   ].map((kept) => ({ ...kept, traceId }));
 }
 
@@ -146,10 +156,13 @@ describe('the trace of an order', () => {
     await rowsWith(
       spans,
       'process OrderPaymentRequested',
-      'retry 0',
+      'retry 1',
       'retryable_failure',
     ).waitFor();
-    await rowsWith(spans, 'process OrderPaymentRequested', 'retry 1', 'applied').waitFor();
+    await rowsWith(spans, 'process OrderPaymentRequested', 'retry 2', 'applied').waitFor();
+    // And the attempt killed mid-delivery is a row that never ended, its statement under it
+    await rowsWith(spans, 'span that never arrived', 'never ended').waitFor();
+    await rowsWith(spans, 'INSERT processed_message', 'payment').waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await finish({ docsName: 'order-trace' });
   });
