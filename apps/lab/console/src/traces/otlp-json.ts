@@ -58,7 +58,7 @@ interface AnyValue {
   arrayValue?: { values?: AnyValue[] | undefined } | undefined;
   kvlistValue?:
     { values?: { key: string; value?: AnyValue | undefined }[] | undefined } | undefined;
-  bytesValue?: string | undefined;
+  bytesValue?: unknown;
 }
 const AnyValue: z.ZodType<AnyValue> = z.lazy(() =>
   z.object({
@@ -72,7 +72,8 @@ const AnyValue: z.ZodType<AnyValue> = z.lazy(() =>
         values: z.array(z.object({ key: z.string(), value: AnyValue.optional() })).optional(),
       })
       .optional(),
-    bytesValue: z.string().optional(),
+    // Base64 in the JSON mapping; some serializers write a byte array's object form instead.
+    bytesValue: z.unknown().optional(),
   }),
 );
 
@@ -85,7 +86,9 @@ function plainValue(value: AnyValue): AttributeValue {
   if (value.boolValue !== undefined) return value.boolValue;
   if (value.intValue !== undefined) return Number(value.intValue);
   if (value.doubleValue !== undefined) return value.doubleValue;
-  if (value.bytesValue !== undefined) return value.bytesValue;
+  if (value.bytesValue !== undefined) {
+    return typeof value.bytesValue === 'string' ? value.bytesValue : '(bytes)';
+  }
   if (value.arrayValue !== undefined) {
     return JSON.stringify((value.arrayValue.values ?? []).map(plainValue));
   }

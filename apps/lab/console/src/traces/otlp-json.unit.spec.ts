@@ -47,6 +47,7 @@ describe('readExport', () => {
                   attributes: [
                     { key: 'list', value: { arrayValue: { values: [{ intValue: 1 }] } } },
                     { key: 'ratio', value: { doubleValue: 0.5 } },
+                    { key: 'raw', value: { bytesValue: { '0': 1 } } },
                   ],
                 },
               ],
@@ -63,7 +64,7 @@ describe('readExport', () => {
       kind: 'unspecified',
       startTimeUnixNano: 1000n,
       endTimeUnixNano: 2000n,
-      attributes: { list: '[1]', ratio: 0.5 },
+      attributes: { list: '[1]', ratio: 0.5, raw: '(bytes)' },
       resource: { 'service.name': 'gateway' },
     });
   });
