@@ -6,6 +6,7 @@ import { loadEventStoreConfig, type EventStoreConfig } from '@effectively-once/e
 import { LOG_LEVELS, type LogLevel } from '@effectively-once/service-kit';
 import { z } from 'zod';
 import type { TracingExport } from './api/console.api.js';
+import { hostnameOf, LOOPBACK_HOSTNAMES } from './http/known-host.js';
 import { tracingExport } from './traces/tracing-export.js';
 
 export interface ConsoleConfig {
@@ -83,6 +84,9 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
     eventStore,
     heartbeatMs: data.CONSOLE_HEARTBEAT_MS,
     feedCapacity: data.CONSOLE_FEED_CAPACITY,
-    tracing: tracingExport(data, data.PORT),
+    tracing: tracingExport(data, {
+      port: data.PORT,
+      hostnames: [...LOOPBACK_HOSTNAMES, hostnameOf(data.HOST)],
+    }),
   };
 }

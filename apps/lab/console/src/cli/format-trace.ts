@@ -19,7 +19,7 @@ export function formatTrace(trace: OrderTrace, gatewayUrl: string): string {
       case 'console':
         return `See it: ${gatewayUrl}/#/orders/${encodeURIComponent(trace.orderId)}/trace (${String(spans)} spans so far)`;
       case 'elsewhere':
-        return `See it where the stack exports spans, ${trace.tracing.endpoint ?? 'its OTLP endpoint'} (with infra/'s Jaeger: ${JAEGER_UI}/trace/${trace.traceId})`;
+        return `See it where the stack exports spans, ${trace.tracing.endpoint ?? 'its exporter (OTEL_TRACES_EXPORTER)'} (with infra/'s Jaeger: ${JAEGER_UI}/trace/${trace.traceId})`;
       case 'off':
         return 'Tracing is off in this stack: no process exported its spans';
       default:

@@ -12,7 +12,11 @@ export interface OtelEnvironment {
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string | undefined;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** How the console is addressed: its port, and the names it answers to (loopback and the stack's host). */
+export interface ConsoleAddress {
+  port: number;
+  hostnames: readonly string[];
+}
 
 /** The traces endpoint the SDK uses: the per-signal variable as is, the general one plus /v1/traces. */
 function tracesEndpoint(env: OtelEnvironment): string | null {
@@ -23,12 +27,12 @@ function tracesEndpoint(env: OtelEnvironment): string | null {
   return null;
 }
 
-function isTheConsole(endpoint: string, consolePort: number): boolean {
+function isTheConsole(endpoint: string, console: ConsoleAddress): boolean {
   try {
     const url = new URL(endpoint);
     return (
-      LOOPBACK.has(url.hostname) &&
-      url.port === String(consolePort) &&
+      console.hostnames.includes(url.hostname) &&
+      url.port === String(console.port) &&
       url.pathname === OTLP_TRACES_PATH
     );
   } catch {
@@ -39,19 +43,23 @@ function isTheConsole(endpoint: string, consolePort: number): boolean {
 /**
  * `off` when the SDK is disabled, no traces exporter is configured, or no
  * endpoint is set at all (the supervisor sets one, pointing at the console,
- * whenever the console runs and no endpoint of one's own was given).
+ * whenever the console runs and the user chose no exporter). An exporter other
+ * than OTLP (`OTEL_TRACES_EXPORTER=console`, `zipkin`) sends spans elsewhere too.
  *
  * @example
- * tracingExport({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }, 3007); // { to: 'elsewhere', endpoint: 'http://127.0.0.1:4318/v1/traces' }
+ * tracingExport({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }, { port: 3007, hostnames: ['127.0.0.1'] });
+ * // { to: 'elsewhere', endpoint: 'http://127.0.0.1:4318/v1/traces' }
  */
-export function tracingExport(env: OtelEnvironment, consolePort: number): TracingExport {
+export function tracingExport(env: OtelEnvironment, console: ConsoleAddress): TracingExport {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return { to: 'off', endpoint: null };
-  if (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none') {
-    return { to: 'off', endpoint: null };
+  const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
+  if (exporter === 'none') return { to: 'off', endpoint: null };
+  if (exporter !== undefined && exporter !== '' && exporter !== 'otlp') {
+    return { to: 'elsewhere', endpoint: null };
   }
   const endpoint = tracesEndpoint(env);
   if (endpoint === null) return { to: 'off', endpoint: null };
-  return isTheConsole(endpoint, consolePort)
+  return isTheConsole(endpoint, console)
     ? { to: 'console', endpoint: null }
     : { to: 'elsewhere', endpoint };
 }

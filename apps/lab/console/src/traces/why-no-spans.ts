@@ -24,7 +24,9 @@ export function whyNoSpans(input: {
     case 'off':
       return 'Tracing is off in this stack (OTEL_SDK_DISABLED=true, OTEL_TRACES_EXPORTER=none, or no OTLP endpoint): no process exports spans.';
     case 'elsewhere':
-      return `The stack exports its spans to ${tracing.endpoint ?? 'another endpoint'} (OTEL_EXPORTER_OTLP_ENDPOINT is set), not to the console: look trace ${traceId} up there.`;
+      return tracing.endpoint === null
+        ? `The stack exports its spans with another exporter (OTEL_TRACES_EXPORTER is set), not to the console: look trace ${traceId} up there.`
+        : `The stack exports its spans to ${tracing.endpoint} (OTEL_EXPORTER_OTLP_ENDPOINT is set), not to the console: look trace ${traceId} up there.`;
     case 'console':
       return input.spansReceived === 0
         ? 'No spans have arrived since the console started: each process exports its spans in batches, every few seconds.'

@@ -31,6 +31,9 @@ describe('whyNoSpans', () => {
     expect(ask({ tracing: { to: 'elsewhere', endpoint: 'http://127.0.0.1:4318/v1/traces' } })).toBe(
       `The stack exports its spans to http://127.0.0.1:4318/v1/traces (OTEL_EXPORTER_OTLP_ENDPOINT is set), not to the console: look trace ${TRACE_ID} up there.`,
     );
+    expect(ask({ tracing: { to: 'elsewhere', endpoint: null } })).toMatch(
+      /with another exporter \(OTEL_TRACES_EXPORTER is set\)/,
+    );
     expect(ask({ spansReceived: 0 })).toMatch(/^No spans have arrived since the console started/);
     expect(ask({ spansReceived: 12 })).toMatch(/^No spans of this trace have arrived yet/);
   });
