@@ -32,7 +32,7 @@ export const LAB_PATHS: readonly string[] = [
   'docs/lineage.md',
   'docs/soak.md',
   // The decisions that concern only the lab: the console's front end and process, the
-  // lineage it assembles, the fault proxy, and how the lab comes off.
+  // lineage it assembles, the fault proxy, how the lab comes off, and the spans it receives.
   'docs/adr/0007-console-front-end-preact-and-esbuild.md',
   'docs/adr/0008-console-as-its-own-process-behind-the-gateway.md',
   'docs/adr/0019-lineage-assembled-by-the-console.md',
@@ -41,6 +41,7 @@ export const LAB_PATHS: readonly string[] = [
   // The docs check of the scenario table's order against the lab's runner.
   'tooling/docs-check/scenario-order.ts',
   'tooling/docs-check/scenario-order.unit.spec.ts',
+  'docs/adr/0033-the-console-receives-otlp-json-in-memory.md',
   // This tool and its page: without the lab it has nothing left to remove.
   'tooling/remove-lab',
   'docs/template-and-lab.md',

@@ -24,6 +24,7 @@ import { registerLinkRoutes } from './routes/links.routes.js';
 import { registerParkedRoutes } from './routes/parked.routes.js';
 import { registerStatusRoutes } from './routes/status.routes.js';
 import type { ScenarioRuns } from './scenarios/scenario-runs.js';
+import { OTLP_TRACES_PATH } from './traces/otlp-receiver.routes.js';
 import { registerScenarioRoutes } from './scenarios/scenario.routes.js';
 
 export interface ConsoleDeps {
@@ -66,8 +67,10 @@ export function createConsoleServer(input: {
     knownHostGuard([...LOOPBACK_HOSTNAMES, ...(input.extraHostnames ?? [])]),
   );
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.method === 'POST') sameOriginGuard(request, reply, done);
-    else done();
+    // The OTLP receiver's callers are processes, not pages: it has a guard of its own.
+    if (request.method === 'POST' && request.routeOptions.url !== OTLP_TRACES_PATH) {
+      sameOriginGuard(request, reply, done);
+    } else done();
   });
   // An open event stream keeps its connection busy forever; end them all
   // first, or closing the server would wait for them. A client may also hold

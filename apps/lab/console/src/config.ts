@@ -5,6 +5,9 @@ import { StackTarget } from '@effectively-once/stack-protocol';
 import { loadEventStoreConfig, type EventStoreConfig } from '@effectively-once/event-store';
 import { LOG_LEVELS, type LogLevel } from '@effectively-once/service-kit';
 import { z } from 'zod';
+import type { TracingExport } from './api/console.api.js';
+import { hostnameOf, LOOPBACK_HOSTNAMES } from './http/known-host.js';
+import { tracingExport } from './traces/tracing-export.js';
 
 export interface ConsoleConfig {
   host: string;
@@ -17,6 +20,8 @@ export interface ConsoleConfig {
   heartbeatMs: number;
   /** How many feed items (events, outcomes, lab steps) the console remembers. */
   feedCapacity: number;
+  /** Where the stack's spans go (its OTEL_* variables): the trace view's empty state says it. */
+  tracing: TracingExport;
 }
 
 const StackJson = z.string({ error: 'is required' }).transform((text, context) => {
@@ -40,11 +45,15 @@ const ConsoleEnv = z.object({
   CONSOLE_STACK: StackJson.pipe(StackTarget),
   CONSOLE_HEARTBEAT_MS: z.coerce.number().int().min(1_000).max(60_000).default(5_000),
   CONSOLE_FEED_CAPACITY: z.coerce.number().int().min(100).max(100_000).default(5_000),
+  OTEL_SDK_DISABLED: z.string().optional(),
+  OTEL_TRACES_EXPORTER: z.string().optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().optional(),
 });
 
 /**
  * Reads HOST, PORT, LOG_LEVEL, CONSOLE_STACK, CONSOLE_HEARTBEAT_MS,
- * CONSOLE_FEED_CAPACITY and the event-store keys; every problem is reported
+ * CONSOLE_FEED_CAPACITY, the OTEL_* keys that say where spans go, and the event-store keys; every problem is reported
  * at once, in one Error. An empty variable counts as unset.
  *
  * @example
@@ -75,5 +84,9 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
     eventStore,
     heartbeatMs: data.CONSOLE_HEARTBEAT_MS,
     feedCapacity: data.CONSOLE_FEED_CAPACITY,
+    tracing: tracingExport(data, {
+      port: data.PORT,
+      hostnames: [...LOOPBACK_HOSTNAMES, hostnameOf(data.HOST)],
+    }),
   };
 }

@@ -27,6 +27,20 @@ describe('loadConsoleConfig', () => {
       },
       heartbeatMs: 5_000,
       feedCapacity: 5_000,
+      tracing: { to: 'off', endpoint: null },
+    });
+  });
+
+  it('says where the stack’s spans go from the OTEL_* variables the supervisor hands every process', () => {
+    const config = (otel: Record<string, string>) =>
+      loadConsoleConfig({ CONSOLE_STACK: JSON.stringify(stack), PORT: '4007', ...otel });
+
+    expect(
+      config({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:4007/v1/traces' }).tracing,
+    ).toEqual({ to: 'console', endpoint: null });
+    expect(config({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }).tracing).toEqual({
+      to: 'elsewhere',
+      endpoint: 'http://127.0.0.1:4318/v1/traces',
     });
   });
 

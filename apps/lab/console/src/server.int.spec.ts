@@ -6,13 +6,14 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { CONSUMERS, orderStream } from '@effectively-once/contracts';
 import { type DeliveryOutcomeMessage } from '@effectively-once/stack-protocol';
-import { eventStoreMigrations } from '@effectively-once/event-store';
+import { createPostgresEventStore, eventStoreMigrations } from '@effectively-once/event-store';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConsoleStatus } from './api/console.api.js';
+import { ConsoleStatus, OrderTrace } from './api/console.api.js';
 import { openSseStream } from './live/testing/sse-client.js';
 import { oneDatabaseForAll, testStackTarget } from './testing/stack-target.fixtures.js';
+import { exportRequest, span } from './traces/testing/otlp.fixtures.js';
 
 const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -90,6 +91,40 @@ describe('server.ts', () => {
     );
     stream.close();
     expect(delivered.id).toMatch(/^\d+$/);
+  });
+
+  it('receives the stack’s spans on /v1/traces and shows them as the trace of the order whose events carry it', async () => {
+    // Given an order whose event carries trace T
+    const orderId = randomUUID();
+    const traceId = randomUUID().replaceAll('-', '');
+    const store = createPostgresEventStore({ url, pollIntervalMs: 100 });
+    await store.appendToStream(
+      orderStream(orderId),
+      [
+        {
+          id: randomUUID(),
+          type: 'OrderPlaced',
+          data: { orderId },
+          metadata: { correlationId: orderId, traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    await store.close();
+
+    // When a process exports a span of T to the console, as the supervisor points it to
+    const exported = await fetch(`${baseUrl}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(exportRequest([{ ...span('1', { name: 'POST /orders' }), traceId }])),
+    });
+
+    // Then the order's trace shows it
+    expect(exported.status).toBe(200);
+    const trace = OrderTrace.parse(
+      await (await fetch(`${baseUrl}/api/console/orders/${orderId}/trace`)).json(),
+    );
+    expect(trace).toMatchObject({ traceId, emptyReason: null, rows: [{ name: 'POST /orders' }] });
   });
 
   // Keep this test last: it ends the child process every test above talks to.

@@ -16,6 +16,9 @@ import { registerLineageRoutes } from './lineage/lineage.routes.js';
 import { createOrderIndex } from './lineage/order-index.js';
 import { createMetricsScraper, metricsTargets } from './metrics/metrics-scraper.js';
 import { createScenarioRuns } from './scenarios/scenario-runs.js';
+import { registerOtlpReceiver } from './traces/otlp-receiver.routes.js';
+import { createSpanStore } from './traces/span-store.js';
+import { registerTraceRoutes } from './traces/trace.routes.js';
 
 /** The stack's starts and deaths kept for the system view. */
 const RESTARTS_KEPT = 100;
@@ -72,6 +75,10 @@ registerConsoleRoutes(app, {
   restarts,
 });
 registerLineageRoutes(app, { config, store, feed, orders, outcomes });
+// The stack's spans, received over OTLP/HTTP, for the trace view (docs/console.md, "Trace").
+const spans = createSpanStore();
+registerOtlpReceiver(app, { spans });
+registerTraceRoutes(app, { store, spans, tracing: config.tracing });
 
 const address = await app.listen({ host: config.host, port: config.port });
 log.info(

@@ -196,6 +196,72 @@ export const RunStreamMessage = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('finished'), run: RunView }),
 ]);
 
+/** A span attribute as the console shows it: arrays and maps as their JSON text. */
+const AttributeMap = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+
+/** What a consumer span says about its delivery attempt (null: the span does not say). */
+export const TraceDelivery = z.object({
+  consumerGroup: z.string().nullable(),
+  messageId: z.string().nullable(),
+  retryCount: z.number().int().nullable(),
+  outcome: z.string().nullable(),
+  detectedBy: z.string().nullable(),
+});
+
+/** One row of a trace's waterfall: a span, or the placeholder of a parent that never arrived. */
+export const TraceRow = z.object({
+  spanId: z.string(),
+  parentSpanId: z.string().nullable(),
+  /** How far under the trace's roots: the row's indentation. */
+  depth: z.number().int().nonnegative(),
+  /** A parent some spans name but that was never received (a process killed mid-span). */
+  missing: z.boolean(),
+  name: z.string(),
+  kind: z.enum(['unspecified', 'internal', 'server', 'client', 'producer', 'consumer']),
+  service: z.string().nullable(),
+  serviceInstance: z.string().nullable(),
+  /** From the trace's first start; microsecond precision. */
+  startOffsetMs: z.number().nonnegative(),
+  /** Null for a missing span: it never ended, as far as anyone told the console. */
+  durationMs: z.number().nonnegative().nullable(),
+  status: z.enum(['unset', 'ok', 'error']),
+  statusMessage: z.string().nullable(),
+  /** Consumer spans only. */
+  delivery: TraceDelivery.nullable(),
+  attributes: AttributeMap,
+  events: z.array(z.object({ name: z.string(), offsetMs: z.number(), attributes: AttributeMap })),
+});
+
+export const TraceWaterfall = z.object({
+  startedAt: Iso.nullable(),
+  durationMs: z.number().nonnegative(),
+  /** In order of first appearance: the waterfall's colours and legend. */
+  services: z.array(z.string()),
+  rows: z.array(TraceRow),
+});
+
+/**
+ * Where the stack's spans go, read from the console's own environment (the
+ * supervisor hands every process the same OTEL_* variables).
+ */
+export const TracingExport = z.object({
+  to: z.enum(['console', 'elsewhere', 'off']),
+  /** The OTLP endpoint spans go to when it is not the console. */
+  endpoint: z.string().nullable(),
+});
+
+/** GET /api/console/orders/:orderId/trace. */
+export const OrderTrace = TraceWaterfall.extend({
+  orderId: z.string(),
+  /** From the `traceparent` of the order's events; null when none carries one. */
+  traceId: z.string().nullable(),
+  tracing: TracingExport,
+  /** Spans the console received since it started, of any trace. */
+  spansReceived: z.number().int().nonnegative(),
+  /** Why there are no rows, in words for the page and `pnpm lineage`; null when there are. */
+  emptyReason: z.string().nullable(),
+});
+
 export type DeliveryOutcome = z.infer<typeof DeliveryOutcome>;
 export type DeliverySettlement = z.infer<typeof DeliverySettlement>;
 export type SagaEventView = z.infer<typeof SagaEventView>;
@@ -214,3 +280,8 @@ export type RunTimelineItem = z.infer<typeof RunTimelineItem>;
 export type VerdictView = z.infer<typeof VerdictView>;
 export type RunView = z.infer<typeof RunView>;
 export type RunStreamMessage = z.infer<typeof RunStreamMessage>;
+export type TraceDelivery = z.infer<typeof TraceDelivery>;
+export type TraceRow = z.infer<typeof TraceRow>;
+export type TraceWaterfall = z.infer<typeof TraceWaterfall>;
+export type TracingExport = z.infer<typeof TracingExport>;
+export type OrderTrace = z.infer<typeof OrderTrace>;

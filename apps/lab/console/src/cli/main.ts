@@ -7,7 +7,9 @@ import { OrderLineage, StuckOrderList } from '@effectively-once/contracts';
 import { StackState } from '@effectively-once/stack-protocol';
 import { parseLineageArgs, USAGE, UsageError, type LineageCommand } from './cli-args.js';
 import { loadLineageCliConfig } from './config.js';
+import { OrderTrace } from '../api/console.api.js';
 import { formatLineage, formatStuckOrders } from './format-lineage.js';
+import { formatTrace } from './format-trace.js';
 
 class CannotRun extends Error {
   override readonly name = 'CannotRun';
@@ -68,10 +70,20 @@ async function run(
   }
   if (!response.ok) throw await failure(response);
   const lineage = OrderLineage.parse(await response.json());
-  process.stdout.write(
-    command.json ? `${JSON.stringify(lineage, null, 2)}\n` : formatLineage(lineage),
-  );
+  if (command.json) {
+    process.stdout.write(`${JSON.stringify(lineage, null, 2)}\n`);
+    return 0;
+  }
+  process.stdout.write(formatLineage(lineage));
+  process.stdout.write(`\n${await traceLines(stack.gatewayUrl, command.orderId)}`);
   return 0;
+}
+
+/** The trace id and where to see it; the lineage stands without them when the console cannot say. */
+async function traceLines(gatewayUrl: string, orderId: string): Promise<string> {
+  const response = await get(`${gatewayUrl}/api/console/orders/${orderId}/trace`);
+  if (!response.ok) return `Trace: unknown (${response.url} answered ${String(response.status)})\n`;
+  return formatTrace(OrderTrace.parse(await response.json()), gatewayUrl);
 }
 
 async function main(): Promise<number> {

@@ -5,15 +5,12 @@
 // (and the gateway's public GET /api/orders/:orderId/lineage); /admin/stuck is
 // the gateway's GET /api/admin/stuck, behind the stack's admin token.
 import {
-  inventoryStream,
-  notificationStream,
   OrderIdParams,
   OrderLineage,
   orderStream,
-  paymentStream,
   StuckOrderList,
 } from '@effectively-once/contracts';
-import { comparePositions, type EventStore } from '@effectively-once/event-store';
+import type { EventStore } from '@effectively-once/event-store';
 import { ProblemError, type FastifyZodInstance } from '@effectively-once/service-kit';
 import { authorizeAdmin } from '@effectively-once/service-kit/admin-token';
 import type { DeliveryView } from '../api/console.api.js';
@@ -25,6 +22,7 @@ import { assembleLineage, type StoredMessage } from './assemble-lineage.js';
 import { findStuckOrders, pastADeadline, withParkedTimers } from './find-stuck-orders.js';
 import { readGroupStates } from './group-states.js';
 import type { OrderIndex } from './order-index.js';
+import { readOrderEvents } from './order-events.js';
 import { askServices, orderTimers, serviceUrls } from './service-lineage.client.js';
 
 /** Orders past a deadline whose timers the stuck list asks the order service for, per request. */
@@ -38,23 +36,18 @@ export interface LineageRouteDeps {
   outcomes: { readonly source: OutcomeSource };
 }
 
-/** The order's four streams, merged into the store's global order. */
+/** The order's events as the lineage reads them. */
 async function readOrderMessages(store: EventStore, orderId: string): Promise<StoredMessage[]> {
-  const streams = [orderStream, inventoryStream, paymentStream, notificationStream];
-  const read = await Promise.all(streams.map((name) => store.readStream(name(orderId))));
-  return read
-    .flat()
-    .sort((a, b) => comparePositions(a.position, b.position))
-    .map((event) => ({
-      eventId: event.id,
-      type: event.type,
-      streamName: event.streamName,
-      revision: Number(event.revision),
-      recordedAt: event.createdAt.toISOString(),
-      correlationId: event.metadata.correlationId ?? null,
-      causationId: event.metadata.causationId ?? null,
-      data: event.data,
-    }));
+  return (await readOrderEvents(store, orderId)).map((event) => ({
+    eventId: event.id,
+    type: event.type,
+    streamName: event.streamName,
+    revision: Number(event.revision),
+    recordedAt: event.createdAt.toISOString(),
+    correlationId: event.metadata.correlationId ?? null,
+    causationId: event.metadata.causationId ?? null,
+    data: event.data,
+  }));
 }
 
 function rememberedOutcomes(feed: Feed, orderId?: string): DeliveryView[] {

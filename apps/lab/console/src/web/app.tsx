@@ -5,6 +5,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { useResource } from './api/use-resource.js';
 import { routeKey, routes, useFocusViewHeading, useRoute, type Route } from './router.js';
 import { LineageView } from './views/lineage-view.js';
+import { TraceView } from './views/trace-view.js';
 import { NotFoundView } from './views/not-found-view.js';
 import { OrderView } from './views/order-view.js';
 import { OrdersView } from './views/orders-view.js';
@@ -48,7 +49,10 @@ export function App() {
             <NavLink
               href={routes.orders}
               current={
-                route.view === 'orders' || route.view === 'order' || route.view === 'lineage'
+                route.view === 'orders' ||
+                route.view === 'order' ||
+                route.view === 'lineage' ||
+                route.view === 'trace'
               }
             >
               Orders
@@ -90,6 +94,8 @@ function CurrentView({
       return <OrderView key={route.orderId} orderId={route.orderId} status={status} />;
     case 'lineage':
       return <LineageView key={route.orderId} orderId={route.orderId} status={status} />;
+    case 'trace':
+      return <TraceView key={route.orderId} orderId={route.orderId} />;
     case 'stuck':
       return <StuckView />;
     case 'system':

@@ -6,6 +6,7 @@ export type Route =
   | { readonly view: 'orders' }
   | { readonly view: 'order'; readonly orderId: string }
   | { readonly view: 'lineage'; readonly orderId: string }
+  | { readonly view: 'trace'; readonly orderId: string }
   | { readonly view: 'stuck' }
   | { readonly view: 'system' }
   | { readonly view: 'scenarios' }
@@ -13,7 +14,7 @@ export type Route =
   | { readonly view: 'not-found'; readonly hash: string };
 
 /**
- * `#/`, `#/orders/<id>`, `#/orders/<id>/lineage`, `#/stuck`, `#/system`, `#/scenarios`,
+ * `#/`, `#/orders/<id>`, `#/orders/<id>/lineage`, `#/orders/<id>/trace`, `#/stuck`, `#/system`, `#/scenarios`,
  * `#/scenarios/runs/<id>`; anything else is not found.
  */
 export function parseRoute(hash: string): Route {
@@ -26,6 +27,8 @@ export function parseRoute(hash: string): Route {
   if (order?.[1] !== undefined) return { view: 'order', orderId: decodeSegment(order[1]) };
   const lineage = /^\/orders\/([^/]+)\/lineage$/.exec(path);
   if (lineage?.[1] !== undefined) return { view: 'lineage', orderId: decodeSegment(lineage[1]) };
+  const trace = /^\/orders\/([^/]+)\/trace$/.exec(path);
+  if (trace?.[1] !== undefined) return { view: 'trace', orderId: decodeSegment(trace[1]) };
   const run = /^\/scenarios\/runs\/([^/]+)$/.exec(path);
   if (run?.[1] !== undefined) return { view: 'run', runId: decodeSegment(run[1]) };
   return { view: 'not-found', hash };
@@ -35,6 +38,7 @@ export const routes = {
   orders: '#/',
   order: (orderId: string) => `#/orders/${encodeURIComponent(orderId)}`,
   lineage: (orderId: string) => `#/orders/${encodeURIComponent(orderId)}/lineage`,
+  trace: (orderId: string) => `#/orders/${encodeURIComponent(orderId)}/trace`,
   stuck: '#/stuck',
   system: '#/system',
   scenarios: '#/scenarios',
@@ -48,6 +52,8 @@ export function routeKey(route: Route): string {
       return `order:${route.orderId}`;
     case 'lineage':
       return `lineage:${route.orderId}`;
+    case 'trace':
+      return `trace:${route.orderId}`;
     case 'run':
       return `run:${route.runId}`;
     case 'not-found':

@@ -16,6 +16,10 @@ describe('router', () => {
       view: 'lineage',
       orderId: '0b7c6f64-3b7e',
     });
+    expect(parseRoute('#/orders/0b7c6f64-3b7e/trace')).toEqual({
+      view: 'trace',
+      orderId: '0b7c6f64-3b7e',
+    });
     expect(parseRoute('#/stuck')).toEqual({ view: 'stuck' });
   });
 
@@ -29,5 +33,6 @@ describe('router', () => {
     expect(parseRoute(routes.run(id))).toEqual({ view: 'run', runId: id });
     expect(routeKey(parseRoute(routes.order('o-1')))).toBe('order:o-1');
     expect(routeKey(parseRoute(routes.lineage('o 1/2')))).toBe('lineage:o 1/2');
+    expect(routeKey(parseRoute(routes.trace('o 1/2')))).toBe('trace:o 1/2');
   });
 });

@@ -22,11 +22,14 @@ export function toneOf(text: string): Tone {
     case 'failed':
     case 'broken':
     case 'FAIL':
+    case 'terminal_failure':
       return 'bad';
     case 'duplicate':
     case 'retried':
     case 'cancelling':
     case 'voided':
+    case 'retryable_failure':
+    case 'never ended':
       return 'warn';
     default:
       return 'neutral';

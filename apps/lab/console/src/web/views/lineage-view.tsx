@@ -54,7 +54,9 @@ export function LineageView(props: {
       </p>
       <p class="muted">
         <a href={routes.order(orderId)}>{`Follow order ${shortId(orderId)} live`}</a>
-        {` · ${streamStateText(stream)}. Times in UTC.`}
+        {' · '}
+        <a href={routes.trace(orderId)}>{`Trace of ${shortId(orderId)}`}</a>
+        {`: where the time went · ${streamStateText(stream)}. Times in UTC.`}
       </p>
       {status?.outcomeSource === 'unavailable' || data?.sources.outcomes === 'unavailable' ? (
         <p class="note">

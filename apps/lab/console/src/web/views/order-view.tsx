@@ -61,7 +61,9 @@ export function OrderView(props: {
       {order.data === null ? null : <OrderFacts order={order.data} />}
       <p>
         <a href={routes.lineage(orderId)}>{`Lineage of ${shortId(orderId)}`}</a>: every message,
-        what each consumer did with it, and where the order waits, as a sequence diagram.
+        what each consumer did with it, and where the order waits, as a sequence diagram.{' '}
+        <a href={routes.trace(orderId)}>{`Trace of ${shortId(orderId)}`}</a>: its spans across the
+        services on a time axis.
       </p>
 
       <h3>Saga timeline</h3>

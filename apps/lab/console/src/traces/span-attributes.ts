@@ -1,0 +1,36 @@
+// The attributes of a consumer span that say what became of a delivery
+// attempt, by the names the service kit's tracing gives them (docs/observability.md,
+// the span catalogue). Read in one place, so a renamed attribute is one edit.
+import type { TraceDelivery } from '../api/console.api.js';
+import type { Attributes } from './otlp-json.js';
+
+export const DELIVERY_ATTRIBUTES = {
+  consumerGroup: 'messaging.consumer.group.name',
+  messageId: 'messaging.message.id',
+  retryCount: 'effectively_once.delivery.retry_count',
+  outcome: 'effectively_once.delivery.outcome',
+  detectedBy: 'effectively_once.delivery.detected_by',
+} as const;
+
+function stringAttribute(attributes: Attributes, key: string): string | null {
+  const value = attributes[key];
+  return value === undefined ? null : String(value);
+}
+
+/**
+ * What the consumer span says about its attempt; null fields for what it does
+ * not say (an attempt that never ended has no outcome, but its span never arrives either).
+ *
+ * @example
+ * deliveryOf({ 'messaging.consumer.group.name': 'payment-authorization-v1', 'effectively_once.delivery.outcome': 'applied' });
+ */
+export function deliveryOf(attributes: Attributes): TraceDelivery {
+  const retryCount = attributes[DELIVERY_ATTRIBUTES.retryCount];
+  return {
+    consumerGroup: stringAttribute(attributes, DELIVERY_ATTRIBUTES.consumerGroup),
+    messageId: stringAttribute(attributes, DELIVERY_ATTRIBUTES.messageId),
+    retryCount: typeof retryCount === 'number' ? retryCount : null,
+    outcome: stringAttribute(attributes, DELIVERY_ATTRIBUTES.outcome),
+    detectedBy: stringAttribute(attributes, DELIVERY_ATTRIBUTES.detectedBy),
+  };
+}
