@@ -3,6 +3,7 @@
 // every process's spans there, and an order's spans, from the gateway's
 // POST /api/orders to the mail sink receiving the email, share one trace id,
 // every delivery attempt hanging under the producer span of its event.
+import { readFileSync } from 'node:fs';
 import {
   SPAN_KIND,
   startOtlpReceiver,
@@ -45,6 +46,15 @@ const SERVICES = [
 
 const spansOf = (traceId: string): ReceivedSpan[] =>
   receiver.spans.filter((span) => span.traceId === traceId);
+
+/** The stack log's JSON lines about deliveries of one order (each line is `<process> <json>`). */
+function deliveryLines(logFile: string, orderId: string): Record<string, unknown>[] {
+  return readFileSync(logFile, 'utf8')
+    .split('\n')
+    .map((line) => line.slice(line.indexOf('{')))
+    .filter((json) => json.includes('"delivery acknowledged"') && json.includes(orderId))
+    .map((json) => JSON.parse(json) as Record<string, unknown>);
+}
 
 describe('an order’s trace', () => {
   it('is one trace from POST /api/orders to the email, every consumer span under its event’s producer span', async () => {
@@ -121,6 +131,13 @@ describe('an order’s trace', () => {
           consumerIds.has(span.parentSpanId ?? ''),
       ),
     ).toBe(true);
+    // Logs joined to traces: each delivery's log line names the trace and its attempt's span
+    const lines = deliveryLines(stack.logFile, order.orderId);
+    expect(lines.length).toBeGreaterThanOrEqual(consumers.length);
+    for (const line of lines) {
+      expect(line['trace_id']).toBe(traceId);
+      expect(consumerIds.has(String(line['span_id']))).toBe(true);
+    }
     expect(
       trace.find(
         (span) =>
