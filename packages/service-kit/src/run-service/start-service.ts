@@ -1,6 +1,7 @@
 // runService without the signals: opens what the declaration asks for, in
 // order, and returns the running service with its one close. Tests start a
 // declared service this way; runService adds the shutdown on SIGTERM.
+import type { EventStore } from '@effectively-once/event-store';
 import type { IdempotencyTables } from '@effectively-once/idempotency';
 import { startOutboxRelay } from '@effectively-once/outbox';
 import { connect, migrateToLatest, type Migrations } from '@effectively-once/postgres';
@@ -10,6 +11,7 @@ import { openServiceEventStore, type ServiceConfig } from '../config.js';
 import type { FastifyZodInstance } from '../http/create-http-server.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
 import { loggedSteps, stepReporter } from '../steps/steps.js';
+import { tracedEventStore } from '../tracing/traced-event-store.js';
 import { declaredOutbox } from './declared-outbox.js';
 import { migrateEventStore } from './migrate-event-store.js';
 import { registerServiceRoutes } from './service-routes.js';
@@ -59,33 +61,43 @@ async function migrate<Database>(
   await migrateToLatest(db as Kysely<unknown>, declaration.migrations);
 }
 
-/** The pool and the store connect on first use: opening them here reaches no server yet. */
+/**
+ * The pool and the store connect on first use: opening them here reaches no
+ * server yet. The store's appends are traced (PRODUCER spans); the relay's
+ * own view of it hangs each append under the span that wrote the outbox row.
+ */
 async function openResources<Database>(
   declaration: ServiceDeclaration<Database>,
   shutdown: ShutdownList,
-): Promise<ServiceResources<Database>> {
+): Promise<ServiceResources<Database> & { relayStore: EventStore }> {
   const { config } = declaration;
   const db = connect<Database>(config.databaseUrl, {
     applicationName: config.service,
     maxConnections: config.databasePoolMax,
   });
   shutdown.add('db', { close: () => db.destroy() });
-  const store = await openServiceEventStore(config);
-  shutdown.add('store', store);
+  const opened = await openServiceEventStore(config);
+  shutdown.add('store', opened);
   const metrics = createServiceMetrics({ service: config.service, instance: config.instance });
-  return { db, store, metrics, now: declaration.now ?? (() => new Date()) };
+  return {
+    db,
+    store: tracedEventStore(opened, 'active'),
+    relayStore: tracedEventStore(opened, 'event'),
+    metrics,
+    now: declaration.now ?? (() => new Date()),
+  };
 }
 
 function startRelay<Database>(
   declaration: ServiceDeclaration<Database>,
-  context: ServiceContext<Database>,
+  context: ServiceContext<Database> & { relayStore: EventStore },
 ): { close(): Promise<void> } | undefined {
   const { outbox, config } = declaration;
   const db = declaredOutbox(context.db, outbox);
   if (db === undefined || outbox?.relay !== true) return undefined;
   return startOutboxRelay({
     db,
-    store: context.store,
+    store: context.relayStore,
     log: context.log,
     databaseUrl: config.databaseUrl,
     // The relay's crash window: the store has the event, the row is not yet marked sent.
@@ -104,6 +116,7 @@ async function startRunning<Database extends IdempotencyTables>(
   resources: ServiceResources<Database>,
   app: FastifyZodInstance,
   shutdown: ShutdownList,
+  relayStore: EventStore,
 ): Promise<void> {
   const { config } = declaration;
   const { db, store, metrics } = resources;
@@ -132,7 +145,7 @@ async function startRunning<Database extends IdempotencyTables>(
     });
     shutdown.add('consumers', running);
   }
-  const relay = startRelay(declaration, context);
+  const relay = startRelay(declaration, { ...context, relayStore });
   if (relay !== undefined) shutdown.add('relay', relay);
   for (const worker of declaration.workers?.(context) ?? []) shutdown.add('workers', worker);
 }
@@ -220,7 +233,7 @@ export async function startService<Database extends IdempotencyTables>(
     },
   });
   try {
-    const resources = await openResources(declaration, shutdown);
+    const { relayStore, ...resources } = await openResources(declaration, shutdown);
     const app = declaration.buildApp(resources);
     nameInstanceInLogs(app, config.instance);
     log = app.log;
@@ -228,7 +241,7 @@ export async function startService<Database extends IdempotencyTables>(
     for (const client of declaration.clients ?? []) shutdown.add('clients', client);
     await migrateEventStore(config);
     await migrate(declaration, resources.db);
-    await startRunning(declaration, resources, app, shutdown);
+    await startRunning(declaration, resources, app, shutdown, relayStore);
     await app.listen({ host: config.host, port: config.port });
     const url = `http://${config.host}:${String(listeningPort(app))}`;
     app.log.info(`${config.service} listening on ${url}`);
