@@ -38,7 +38,7 @@ export const LAB_PATHS: readonly string[] = [
   'docs/adr/0019-lineage-assembled-by-the-console.md',
   'docs/adr/0020-network-faults-from-an-in-process-proxy.md',
   'docs/adr/0026-template-and-lab-separable.md',
-  'docs/adr/0033-the-console-receives-otlp-json-in-memory.md',
+  'docs/adr/0034-the-console-receives-otlp-json-in-memory.md',
   // This tool and its page: without the lab it has nothing left to remove.
   'tooling/remove-lab',
   'docs/template-and-lab.md',

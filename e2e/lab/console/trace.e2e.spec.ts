@@ -88,8 +88,8 @@ function orderSpans(traceId: string) {
       service: 'payment',
       attributes: {
         'messaging.consumer.group.name': 'payment-authorization-v1',
-        'effectively_once.delivery.retry_count': retryCount,
-        'effectively_once.delivery.outcome': outcome,
+        'eo.delivery.retry_count': retryCount,
+        'eo.delivery.outcome': outcome,
       },
     });
   return [
