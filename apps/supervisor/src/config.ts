@@ -1,5 +1,6 @@
 // The only reader of process.env in the supervisor. Everything else gets
 // these values as arguments; children get their own env built from them.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -9,6 +10,13 @@ import { labSettings } from './lab/lab-config.js';
 // lab:end
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** The stack's version, as its processes report it in their spans (`service.version`). */
+export const STACK_VERSION = z
+  .object({ version: z.string() })
+  .parse(
+    JSON.parse(readFileSync(path.join(REPO_ROOT, 'apps/supervisor/package.json'), 'utf8')),
+  ).version;
 
 const port = z.coerce.number().int().min(0).max(65_535);
 
@@ -130,7 +138,10 @@ export function loadSupervisorConfig(env: NodeJS.ProcessEnv = process.env): Supe
     throw new Error(`Invalid supervisor configuration: ${problems.join('; ')}`);
   }
   const inheritedEnv: Record<string, string> = {};
-  for (const key of INHERITED) {
+  // The OpenTelemetry variables too (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_TRACES_SAMPLER, ...):
+  // every process exports where the user says, as its SDK reads them (docs/observability.md#traces).
+  const otel = Object.keys(env).filter((key) => key.startsWith('OTEL_'));
+  for (const key of [...INHERITED, ...otel]) {
     const value = env[key];
     if (value !== undefined && value !== '') inheritedEnv[key] = value;
   }

@@ -34,6 +34,22 @@ describe('loadSupervisorConfig', () => {
     });
   });
 
+  it('passes every OpenTelemetry variable to the children as it is, for their SDK to read', () => {
+    const config = loadSupervisorConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
+      OTEL_SDK_DISABLED: '',
+    });
+    expect(config.inheritedEnv).toEqual({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
+    });
+  });
+
   it("passes the order saga's deadline settings to the children as they are", () => {
     const config = loadSupervisorConfig({
       ORDER_INVENTORY_DEADLINE_MS: '3000',

@@ -12,7 +12,7 @@ import { startPostgres, type PostgresServer } from '@effectively-once/postgres';
 import { labModeNotice, phaseSummary, readyBanner } from './banner.js';
 import { addedServiceEntries } from './added-services.js';
 import { prepareAddedServices } from './prepare-added-services.js';
-import { loadSupervisorConfig } from './config.js';
+import { loadSupervisorConfig, STACK_VERSION } from './config.js';
 import { prepareDatabases } from './databases.js';
 import { outcomeForConsole } from './delivery-outcomes.js';
 // lab:begin
@@ -290,6 +290,7 @@ async function main(): Promise<void> {
               // lab:end
             ],
             cacheDir: config.bundleDir,
+            traced: true,
           }),
         )
       : Promise.resolve(undefined);
@@ -375,6 +376,7 @@ async function main(): Promise<void> {
     inheritedEnv: config.inheritedEnv,
     faults: config.faults,
     console: config.STACK_CONSOLE,
+    version: STACK_VERSION,
     mailSpoolFile: await mailSpoolFile(),
     added,
     replicas,

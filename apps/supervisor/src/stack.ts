@@ -4,7 +4,9 @@
 import type { StackFaults, StackPorts } from '@effectively-once/stack-protocol';
 import { addedServiceProcesses, type PreparedService } from './added-services.js';
 import { ONE_EACH, replicaName, type ReplicaCounts, type ReplicatedService } from './replicas.js';
+import { withTracingResource } from './tracing-env.js';
 // lab:begin
+import { exportToConsole } from './lab/console-traces.js';
 import type { StackLinks } from './lab/links.js';
 import { withLab } from './lab/lab-stack.js';
 // lab:end
@@ -90,6 +92,8 @@ export interface StackInput {
   readonly faults: StackFaults;
   /** STACK_CONSOLE: the flow console runs, and the gateway serves it at `/`. */
   readonly console: boolean;
+  /** The processes' `service.version` in their spans (tracing-env.ts). */
+  readonly version?: string;
   // lab:begin
   /**
    * Lab mode: the fault proxy's links (lab/links.ts). Given, each saga service
@@ -119,12 +123,14 @@ export interface StackInput {
  * const specs = defineStack({ host: '127.0.0.1', ports: FIXED_PORTS, databases, adminUrl, logLevel: 'info', inheritedEnv: {}, faults: { enabled: false }, console: false });
  */
 export function defineStack(input: StackInput): ProcessSpec[] {
-  const specs = templateStack(input);
+  let specs = templateStack(input);
   // lab:begin
   // Lab mode and the console (docs/template-and-lab.md): links, inventory-2, the console process.
-  if (input.faults.enabled || input.console) return withLab(specs, input);
+  if (input.faults.enabled || input.console) specs = withLab(specs, input);
+  // The console collects the stack's spans unless the user chose an exporter.
+  specs = exportToConsole(specs, input);
   // lab:end
-  return specs;
+  return withTracingResource(specs, input.version ?? '0.0.0');
 }
 
 /** The template's processes: the four saga services, the two stand-ins for outside systems, the gateway. */

@@ -57,6 +57,7 @@ export {
   type SubscriptionGroupChanges,
   type SubscriptionGroupSettings,
 } from './port/subscription.js';
+export { orderingKeyOf } from './port/ordering-key.js';
 export { DEFAULT_MAX_EVENT_BYTES, validateAppend } from './port/validate-append.js';
 export type { EventStoreTables } from './postgres/event-store.tables.js';
 export { eventStoreMigrations } from './postgres/migrations/index.js';

@@ -5,6 +5,7 @@ import { runInsideTransaction } from './inside-transaction.js';
 import type { MessageRef } from './message.js';
 import type { Reach } from './hooks/points.js';
 import { markerView, type IdempotencyTables } from './processed-message.table.js';
+import { noteClaim } from './trace-notes.js';
 
 /** The caller's business change; it runs only in a transaction that owns the claim. */
 export type UnitOfWork<Database, Result> = (
@@ -69,7 +70,9 @@ export async function attemptOnce<Database extends IdempotencyTables, Result>(
     if (reach !== undefined) await reach('before-claim', trx);
     const claimStartedAt = performance.now();
     const owned = await claimMessage(markerView(trx), markerName, message.id);
-    attempt.timeClaim(performance.now() - claimStartedAt);
+    const claimMs = performance.now() - claimStartedAt;
+    attempt.timeClaim(claimMs);
+    noteClaim({ consumer: markerName, messageId: message.id, owned, ms: claimMs });
     if (!owned) return DUPLICATE_BY_MARKER;
     if (reach !== undefined) await reach('after-claim', trx);
     // Marked so a test guard can fail a network call made while this transaction is open.

@@ -8,6 +8,7 @@ import { assertMessageRef, type MessageRef } from './message.js';
 import { notify, type Outcome, type OutcomeListener } from './outcome.js';
 import type { IdempotencyTables } from './processed-message.table.js';
 import { runWithTransactionRetry } from './transaction-retry.js';
+import { noteDuplicate } from './trace-notes.js';
 
 export type { UnitOfWork } from './attempt-once.js';
 
@@ -106,11 +107,13 @@ export async function processOnce<Database extends IdempotencyTables, Result>(
     chooseAttempt(options, (ms) => (claimMs = ms)),
   );
   if (run.ok) {
+    if (run.value.outcome === 'duplicate') noteDuplicate(run.value.detectedBy);
     report(run.value.outcome, run.attempts);
     return { ...run.value, attempts: run.attempts };
   }
   const { failure, attempts } = run;
   if (failure.kind === 'business-duplicate') {
+    noteDuplicate('business-key');
     report('duplicate', attempts, failure.reason);
     return {
       outcome: 'duplicate',

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { flushSpans } from './tracing/flush-spans.js';
 
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 15_000;
 
@@ -28,18 +29,21 @@ export function onShutdownSignal(input: {
       log.error({ timeoutMs }, 'shutdown timed out');
       process.exit(1);
     }, timeoutMs);
-    input.close().then(
-      () => {
-        clearTimeout(timer);
-        log.info({ signal }, 'shut down');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    input
+      .close()
+      .finally(flushSpans)
+      .then(
+        () => {
+          clearTimeout(timer);
+          log.info({ signal }, 'shut down');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);

@@ -8,12 +8,8 @@
 // settlement moves the key on; the stale one's would let the next message
 // run beside the newer delivery (issue 27, finding 3).
 import { comparePositions, type RecordedEvent } from '../port/envelope.js';
-import type {
-  BlockedMessage,
-  BlockingState,
-  OrderingKey,
-  OrderingKeySource,
-} from '../port/subscription.js';
+import { orderingKeyOf } from '../port/ordering-key.js';
+import type { BlockedMessage, BlockingState, OrderingKey } from '../port/subscription.js';
 
 export interface GateEntry {
   readonly event: RecordedEvent;
@@ -40,15 +36,6 @@ interface Head {
 interface KeyState {
   head: Head;
   readonly held: GateEntry[];
-}
-
-/** The key of an event, or undefined when it has none (then it is ordered with nobody). */
-export function orderingKeyOf(event: RecordedEvent, source: OrderingKeySource): string | undefined {
-  if (source.from === 'stream') return event.streamName;
-  const holder: unknown = source.from === 'metadata' ? event.metadata : event.data;
-  if (typeof holder !== 'object' || holder === null) return undefined;
-  const value: unknown = (holder as Record<string, unknown>)[source.field];
-  return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
 export interface OrderingGateOptions {

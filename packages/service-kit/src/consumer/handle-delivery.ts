@@ -2,7 +2,7 @@
 // service's handler under the acknowledgment rule, count it once, and log one
 // line about it (ids and outcome, never the payload). The failure lab is not a
 // second path: it is hooks around this one (see DeliveryHooks).
-import type { Delivery } from '@effectively-once/event-store';
+import type { Delivery, OrderingKeySource } from '@effectively-once/event-store';
 import type { FastifyBaseLogger } from 'fastify';
 import { inOutcomeScope } from '../metrics/outcome-scope.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
@@ -12,6 +12,7 @@ import { handleThenAck } from './handle-then-ack.js';
 import type { ConsumerHandler } from './handler.js';
 import { hookedDelivery } from './hooked-delivery.js';
 import { parseDeliveredEvent } from './parse-delivered-event.js';
+import { inDeliverySpan, recordSettlement } from '../tracing/delivery-span.js';
 
 export interface DeliveryContext {
   consumer: string;
@@ -24,6 +25,8 @@ export interface DeliveryContext {
   log: FastifyBaseLogger;
   /** The failure lab's hooks; undefined outside lab mode. */
   hooks?: DeliveryHooks | undefined;
+  /** Where the group's ordering key comes from, for the delivery's span; absent without ordering. */
+  orderingKey?: OrderingKeySource | undefined;
 }
 
 /**
@@ -31,7 +34,19 @@ export interface DeliveryContext {
  * store delivers the message again once its lease runs out (a committed
  * message then comes back as a duplicate).
  */
-export async function handleDelivery(context: DeliveryContext, delivery: Delivery): Promise<void> {
+export function handleDelivery(context: DeliveryContext, delivery: Delivery): Promise<void> {
+  const { consumer, orderingKey } = context;
+  return inDeliverySpan({ consumer, delivery, orderingKey }, async (span) => {
+    const settled = await settle(context, delivery);
+    if (settled !== undefined) recordSettlement(span, settled);
+  });
+}
+
+/** Handles and settles the delivery, reports it, and returns the settlement; undefined when settling failed. */
+async function settle(
+  context: DeliveryContext,
+  delivery: Delivery,
+): Promise<DeliverySettled | undefined> {
   const { consumer, log, metrics, hooks } = context;
   const report: DeliveryReport = {
     log,
@@ -57,8 +72,9 @@ export async function handleDelivery(context: DeliveryContext, delivery: Deliver
     );
   } catch (error) {
     log.error({ ...report.fields, err: error }, 'could not settle the delivery');
-    return;
+    return undefined;
   }
   reportSettlement(report, settled);
   if (hooked !== undefined) await hooked.journal(settled, log, report.fields);
+  return settled;
 }

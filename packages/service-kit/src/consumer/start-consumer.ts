@@ -238,6 +238,7 @@ export function startConsumer(input: StartConsumerInput): RunningConsumer {
     metrics: input.metrics,
     log,
     hooks: input.hooks,
+    orderingKey: input.orderingKey?.source,
   };
   const unsettled = unsettledDeliveries();
   input.metrics.trackUnsettledDeliveries({

@@ -20,6 +20,8 @@ import { acceptJsonBodiesOnly } from './json-body.js';
 import { lingerWhenAnsweredEarly } from './lingering-close.js';
 import { DebugRequestLog } from './debug-request-log.js';
 import { notFoundHandlerWith, problemErrorHandler } from './problem.js';
+import { nameServerSpanByRoute } from '../tracing/http-route-span.js';
+import { traceFieldsOfActiveSpan } from '../tracing/log-trace-fields.js';
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
@@ -68,6 +70,8 @@ export function createHttpServer(input: {
         : {
             level: input.logLevel ?? 'info',
             base: { service: input.service, pid: process.pid },
+            // trace_id and span_id on every line written inside a span (docs/observability.md#traces).
+            mixin: traceFieldsOfActiveSpan,
             ...(input.logStream === undefined ? {} : { stream: input.logStream }),
           },
     requestIdHeader: 'x-request-id',
@@ -94,6 +98,7 @@ export function createHttpServer(input: {
   app.setNotFoundHandler(notFoundHandlerWith(input.notFoundHint));
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    nameServerSpanByRoute(request);
     done();
   });
   // Under the supervisor: from here on it asks for /ready at its quick pace (ProcessListeningMessage).

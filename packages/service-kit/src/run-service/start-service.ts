@@ -1,6 +1,7 @@
 // runService without the signals: opens what the declaration asks for, in
 // order, and returns the running service with its one close. Tests start a
 // declared service this way; runService adds the shutdown on SIGTERM.
+import type { EventStore } from '@effectively-once/event-store';
 import type { IdempotencyTables } from '@effectively-once/idempotency';
 import { startOutboxRelay } from '@effectively-once/outbox';
 import { connect, migrateToLatest, type Migrations } from '@effectively-once/postgres';
@@ -11,6 +12,7 @@ import { noFaults } from '../faults/fault-points.js';
 import { relayFaultPoint } from '../faults/relay-fault-point.js';
 import type { FastifyZodInstance } from '../http/create-http-server.js';
 import { createServiceMetrics } from '../metrics/service-metrics.js';
+import { tracedEventStore } from '../tracing/traced-event-store.js';
 import { declaredOutbox } from './declared-outbox.js';
 import { migrateEventStore } from './migrate-event-store.js';
 import { registerServiceRoutes } from './service-routes.js';
@@ -60,26 +62,36 @@ async function migrate<Database>(
   await migrateToLatest(db as Kysely<unknown>, declaration.migrations);
 }
 
-/** The pool and the store connect on first use: opening them here reaches no server yet. */
+/**
+ * The pool and the store connect on first use: opening them here reaches no
+ * server yet. The store's appends are traced (PRODUCER spans); the relay's
+ * own view of it hangs each append under the span that wrote the outbox row.
+ */
 async function openResources<Database>(
   declaration: ServiceDeclaration<Database>,
   shutdown: ShutdownList,
-): Promise<ServiceResources<Database>> {
+): Promise<ServiceResources<Database> & { relayStore: EventStore }> {
   const { config } = declaration;
   const db = connect<Database>(config.databaseUrl, {
     applicationName: config.service,
     maxConnections: config.databasePoolMax,
   });
   shutdown.add('db', { close: () => db.destroy() });
-  const store = await openServiceEventStore(config);
-  shutdown.add('store', store);
+  const opened = await openServiceEventStore(config);
+  shutdown.add('store', opened);
   const metrics = createServiceMetrics({ service: config.service });
-  return { db, store, metrics, now: declaration.now ?? (() => new Date()) };
+  return {
+    db,
+    store: tracedEventStore(opened, 'active'),
+    relayStore: tracedEventStore(opened, 'event'),
+    metrics,
+    now: declaration.now ?? (() => new Date()),
+  };
 }
 
 function startRelay<Database>(
   declaration: ServiceDeclaration<Database>,
-  context: ServiceContext<Database>,
+  context: ServiceContext<Database> & { relayStore: EventStore },
   lab: ServiceLab | undefined,
 ): { close(): Promise<void> } | undefined {
   const { outbox, config } = declaration;
@@ -87,7 +99,7 @@ function startRelay<Database>(
   if (db === undefined || outbox?.relay !== true) return undefined;
   return startOutboxRelay({
     db,
-    store: context.store,
+    store: context.relayStore,
     log: context.log,
     databaseUrl: config.databaseUrl,
     afterAppend: relayFaultPoint(lab),
@@ -100,6 +112,7 @@ async function startRunning<Database extends IdempotencyTables>(
   resources: ServiceResources<Database>,
   app: FastifyZodInstance,
   shutdown: ShutdownList,
+  relayStore: EventStore,
 ): Promise<void> {
   const { config } = declaration;
   const { db, store, metrics } = resources;
@@ -124,7 +137,7 @@ async function startRunning<Database extends IdempotencyTables>(
     });
     shutdown.add('consumers', running);
   }
-  const relay = startRelay(declaration, context, lab);
+  const relay = startRelay(declaration, { ...context, relayStore }, lab);
   if (relay !== undefined) shutdown.add('relay', relay);
   for (const worker of declaration.workers?.(context) ?? []) shutdown.add('workers', worker);
 }
@@ -189,14 +202,14 @@ export async function startService<Database extends IdempotencyTables>(
     },
   });
   try {
-    const resources = await openResources(declaration, shutdown);
+    const { relayStore, ...resources } = await openResources(declaration, shutdown);
     const app = declaration.buildApp(resources);
     log = app.log;
     shutdown.add('http', { close: () => app.close() });
     for (const client of declaration.clients ?? []) shutdown.add('clients', client);
     await migrateEventStore(config);
     await migrate(declaration, resources.db);
-    await startRunning(declaration, resources, app, shutdown);
+    await startRunning(declaration, resources, app, shutdown, relayStore);
     await app.listen({ host: config.host, port: config.port });
     const url = `http://${config.host}:${String(listeningPort(app))}`;
     app.log.info(`${config.service} listening on ${url}`);

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { defineStack, FIXED_CONSOLE_PORT, FIXED_PORTS } from '../stack.js';
+import { defaultInput } from '../testing/stack-fixture.js';
+
+const withConsole = {
+  ...defaultInput,
+  console: true,
+  ports: { ...FIXED_PORTS, console: FIXED_CONSOLE_PORT },
+};
+
+describe('the console as the stack’s trace collector', () => {
+  it('gets every process’s spans, as OTLP/HTTP JSON, when the user chose no exporter', () => {
+    const specs = defineStack(withConsole);
+    expect(specs.map((process) => process.name)).toContain('console');
+    for (const process of specs) {
+      expect(process.env).toMatchObject({
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:3007/v1/traces',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      });
+    }
+  });
+
+  it('gives way to the user’s endpoint: every process exports there instead', () => {
+    const specs = defineStack({
+      ...withConsole,
+      inheritedEnv: { PATH: '/usr/bin', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' },
+    });
+    for (const process of specs) {
+      expect(process.env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']).toBeUndefined();
+      expect(process.env['OTEL_EXPORTER_OTLP_ENDPOINT']).toBe('http://collector:4318');
+    }
+  });
+});
