@@ -41,13 +41,21 @@ const TARGET = { ordersPerSecond: 100, p99Ms: 300 };
 
 // For profiling one change: `--loads 10,50 --no-seed --no-docs` runs only
 // those rows and prints them without touching docs/benchmarks.md.
+// `--tracing off` runs the stack with OTEL_SDK_DISABLED=true: no process
+// starts the OpenTelemetry SDK. Without it every process traces as under
+// `pnpm start` (to the console, or to OTEL_EXPORTER_OTLP_ENDPOINT when set):
+// two runs give tracing's cost (docs/observability.md#traces).
 const { values: ARGS } = parseArgs({
   options: {
     loads: { type: 'string' },
     'no-seed': { type: 'boolean', default: false },
     'no-docs': { type: 'boolean', default: false },
+    tracing: { type: 'string', default: 'on' },
   },
 });
+if (ARGS.tracing !== 'on' && ARGS.tracing !== 'off') {
+  throw new Error(`--tracing takes on or off, not "${ARGS.tracing}"`);
+}
 function plannedLoads(): readonly { perSecond: number; seconds: number }[] {
   if (ARGS.loads === undefined) return PLAN.loads;
   return ARGS.loads.split(',').map((text) => {
@@ -64,6 +72,7 @@ async function main(): Promise<void> {
     env: {
       STACK_DURABILITY: 'durable',
       LOG_LEVEL: 'warn',
+      ...(ARGS.tracing === 'off' ? { OTEL_SDK_DISABLED: 'true' } : {}),
       // lab:begin
       // As `pnpm start` runs it: the console's feed reads the store too, and issue 13 counts it.
       STACK_CONSOLE: 'true',

@@ -41,5 +41,6 @@ export function foldAppended(loaded: LoadedOrder, input: AppendedEvents): Loaded
     state: events.reduce(evolve, loaded.state),
     revision: appended.nextExpectedRevision,
     timeline: [...loaded.timeline, ...added],
+    traceId: loaded.traceId,
   };
 }

@@ -31,6 +31,7 @@ function loadedWith(events: OrderEvent[]): LoadedOrder {
       version: index,
       occurredAt: occurredAtOf(event),
     })),
+    traceId: undefined,
   };
 }
 

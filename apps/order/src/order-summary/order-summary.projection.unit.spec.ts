@@ -17,6 +17,7 @@ const loadedWith = (events: OrderEvent[]): LoadedOrder => ({
   state: evolveAll(events),
   revision: events.length === 0 ? 'no_stream' : BigInt(events.length - 1),
   timeline: [],
+  traceId: undefined,
 });
 
 describe('summaryOf', () => {

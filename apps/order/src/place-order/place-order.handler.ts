@@ -14,13 +14,19 @@
 import { OrderResource, type PlaceOrderRequest } from '@effectively-once/contracts';
 import { WrongExpectedRevisionError } from '@effectively-once/event-store';
 import { requestFingerprint } from '@effectively-once/service-kit/idempotency-key';
+import { activeTraceId } from '@effectively-once/service-kit/tracing';
 import { randomUUID } from 'node:crypto';
 import { orderDeadlines } from '../domain/order-deadlines.js';
 import { decide } from '../domain/order.decide.js';
 import { initialOrderState } from '../domain/order.state.js';
 import { handleOrderCommand } from '../order-command/order-command.handler.js';
 import type { OrderServiceDeps } from '../order-service.deps.js';
-import { commandCause, loadOrder, type LoadedOrder } from '../adapters/eventStore/order-stream.js';
+import {
+  commandCause,
+  loadOrder,
+  traceIdOfTraceparent,
+  type LoadedOrder,
+} from '../adapters/eventStore/order-stream.js';
 import {
   rearmDeadlines,
   scheduleDeadlines,
@@ -79,11 +85,15 @@ export async function claimWithTimers(
   });
 }
 
-/** The order before its placement: no stream yet. */
-const notPlaced = (): LoadedOrder => ({
+/**
+ * The order before its placement: no stream yet. Its trace is the request's
+ * (the span it is served in, or the traceparent it came with).
+ */
+const notPlaced = (traceparent: string | undefined): LoadedOrder => ({
   state: initialOrderState(),
   revision: 'no_stream',
   timeline: [],
+  traceId: activeTraceId() ?? traceIdOfTraceparent(traceparent),
 });
 
 /**
@@ -108,7 +118,7 @@ async function appendPlacement(
     // other repeat: the retry's own summary write covers it).
     const placement = await handleOrderCommand(deps, {
       orderId,
-      loaded: notPlaced(),
+      loaded: notPlaced(input.traceparent),
       mayRepeat: input.replayed,
       causeId: commandCause('PlaceOrder', orderId),
       traceparent: input.traceparent,

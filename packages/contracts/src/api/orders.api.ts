@@ -63,6 +63,17 @@ export const OrderResource = z
     /** When each step must have happened, or the order is cancelled (`timed_out`); null for orders placed before deadlines existed. */
     deadlines: OrderDeadlines.nullable(),
     timeline: z.array(TimelineEntry),
+    /**
+     * The W3C trace-id of the trace the order was placed in: look it up in
+     * the trace backend (docs/observability.md#traces). Null when the order
+     * was placed without trace context (tracing off); absent from answers
+     * stored before it existed, read as null.
+     */
+    traceId: z
+      .string()
+      .regex(/^[0-9a-f]{32}$/)
+      .nullable()
+      .default(null),
   })
   .meta({ id: 'Order' });
 export type OrderResource = z.infer<typeof OrderResource>;

@@ -43,6 +43,9 @@ export function startTracing(): NodeSDK {
       }),
       new UndiciInstrumentation({
         ignoreRequestHook: (request) => untraced(request.path),
+        // The card processor's idempotency key on the payment's client span:
+        // which of the provider's records a call made or found.
+        headersToSpanAttributes: { requestHeaders: ['idempotency-key'] },
       }),
       new PgInstrumentation({ requireParentSpan: true }),
     ],

@@ -1,6 +1,7 @@
 // Plain SMTP on loopback: no TLS, no authentication, nothing relayed. Every
 // message is parsed and handed to `onEmail`; the client gets 250 once that resolves.
 import { simpleParser } from 'mailparser';
+import { inSmtpReceiveSpan } from '@effectively-once/service-kit/tracing';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { IncomingEmail } from '../../domain/mailbox.js';
 import { toIncomingEmail } from './parsed-email.js';
@@ -33,15 +34,22 @@ function receive(
 ): Promise<void> {
   return simpleParser(stream).then(async (parsed) => {
     if (stream.sizeExceeded) throw smtpError(552, 'Message exceeds the size limit');
-    try {
-      await onEmail(toIncomingEmail(parsed, session.envelope));
-    } catch (error) {
-      // Not kept, so not accepted: a transient refusal makes the client send it again.
-      throw smtpError(
-        451,
-        `Message not stored: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
+    const traceparent = parsed.headers.get('traceparent');
+    const trace = {
+      traceparent: typeof traceparent === 'string' ? traceparent : undefined,
+      messageId: parsed.messageId,
+    };
+    await inSmtpReceiveSpan(trace, async () => {
+      try {
+        await onEmail(toIncomingEmail(parsed, session.envelope));
+      } catch (error) {
+        // Not kept, so not accepted: a transient refusal makes the client send it again.
+        throw smtpError(
+          451,
+          `Message not stored: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    });
   });
 }
 

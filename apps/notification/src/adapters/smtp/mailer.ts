@@ -12,6 +12,7 @@ import {
 } from '@effectively-once/idempotency';
 import { z } from 'zod';
 import nodemailer from 'nodemailer';
+import { inSmtpSendSpan } from '@effectively-once/service-kit/tracing';
 import type { Email } from '../../domain/notification.js';
 
 export const SENDER_ADDRESS = 'orders@effectively-once.local';
@@ -100,14 +101,17 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer {
   return {
     async send(email) {
       try {
-        await transport.sendMail({
-          from: SENDER_ADDRESS,
-          to: email.to,
-          subject: email.subject,
-          text: email.text,
-          messageId: email.messageId,
-          headers: { 'X-Order-Id': email.orderId },
-        });
+        const { host, port } = options;
+        await inSmtpSendSpan({ host, port, messageId: email.messageId }, (traceHeaders) =>
+          transport.sendMail({
+            from: SENDER_ADDRESS,
+            to: email.to,
+            subject: email.subject,
+            text: email.text,
+            messageId: email.messageId,
+            headers: { 'X-Order-Id': email.orderId, ...traceHeaders },
+          }),
+        );
       } catch (error) {
         throw sendFailure(email.messageId, error);
       }

@@ -84,6 +84,18 @@ export interface LoadedOrder {
   /** The revision of the stream's last event: the expected revision of the next append. */
   readonly revision: bigint | 'no_stream';
   readonly timeline: readonly TimelineEntry[];
+  /**
+   * The trace the order was placed in: the trace-id of its first event's
+   * traceparent (docs/observability.md#traces); undefined when none was sent.
+   */
+  readonly traceId: string | undefined;
+}
+
+const TRACE_ID_OF_TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-/;
+
+/** `00-4bf9…4736-00f0…02b7-01` → `4bf9…4736`; undefined for no traceparent. */
+export function traceIdOfTraceparent(traceparent: string | undefined): string | undefined {
+  return TRACE_ID_OF_TRACEPARENT.exec(traceparent ?? '')?.[1];
 }
 
 const ORDER_EVENT_TYPES: ReadonlySet<string> = new Set(orderEvents.map((event) => event.type));
@@ -145,7 +157,8 @@ export async function loadOrder(store: EventStore, orderId: string): Promise<Loa
     });
   }
   const last = recorded.at(-1);
-  return { state, revision: last === undefined ? 'no_stream' : last.revision, timeline };
+  const traceId = traceIdOfTraceparent(recorded[0]?.metadata.traceparent);
+  return { state, revision: last === undefined ? 'no_stream' : last.revision, timeline, traceId };
 }
 
 export interface AppendOrderEventsInput {

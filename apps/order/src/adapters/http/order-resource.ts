@@ -13,7 +13,12 @@ export function isPlaced(loaded: LoadedOrder): loaded is PlacedOrder {
   return loaded.state.status !== 'not_placed' && loaded.revision !== 'no_stream';
 }
 
-export function toOrderResource({ state, revision, timeline }: PlacedOrder): OrderResource {
+export function toOrderResource({
+  state,
+  revision,
+  timeline,
+  traceId,
+}: PlacedOrder): OrderResource {
   return {
     orderId: state.orderId,
     status: state.status,
@@ -28,5 +33,6 @@ export function toOrderResource({ state, revision, timeline }: PlacedOrder): Ord
     placedAt: state.placedAt,
     deadlines: state.deadlines,
     timeline: [...timeline],
+    traceId: traceId ?? null,
   };
 }
