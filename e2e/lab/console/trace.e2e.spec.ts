@@ -81,9 +81,11 @@ describe('the trace of an order', () => {
     );
   });
 
-  it('is one trace across the services, from the gateway’s request to the last consumer, each attempt with its outcome', () => {
-    // The trace id is the one the order's events carry, and the console is where spans go
+  it('is one trace across the services, from the gateway’s request to the last consumer, each attempt with its outcome', async () => {
+    // The trace id, from the order's events, is the one the order resource names
     expect(trace.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(trace.traceId).toBe((await api.order(orderId)).body.traceId);
+    // And the console is where spans go
     expect(trace.tracing).toEqual({ to: 'console', endpoint: null });
     expect(trace.emptyReason).toBeNull();
     // Spans of the gateway, the four saga services and the card processor (which services
