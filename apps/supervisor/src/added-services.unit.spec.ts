@@ -41,6 +41,8 @@ describe('services added with pnpm new service', () => {
         PORT: '3008',
         DATABASE_URL: postgres('gift_cards'),
         EVENT_STORE_DATABASE_URL: postgres('event_store'),
+        OTEL_SERVICE_NAME: 'gift-cards',
+        OTEL_RESOURCE_ATTRIBUTES: 'service.instance.id=gift-cards,service.version=0.0.0',
       },
       readyUrl: 'http://127.0.0.1:3008/ready',
     });

@@ -36,7 +36,8 @@ export interface DeliveryContext {
  */
 export function handleDelivery(context: DeliveryContext, delivery: Delivery): Promise<void> {
   const { consumer, orderingKey } = context;
-  return inDeliverySpan({ consumer, delivery, orderingKey }, async (span) => {
+  const compensation = context.compensations.has(delivery.event.type);
+  return inDeliverySpan({ consumer, delivery, orderingKey, compensation }, async (span) => {
     const settled = await settle(context, delivery);
     if (settled !== undefined) recordSettlement(span, settled);
   });

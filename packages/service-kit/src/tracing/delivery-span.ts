@@ -26,7 +26,13 @@ export interface SettledForSpan {
  * await inDeliverySpan({ consumer: 'payment-authorization', delivery }, (span) => settle(span));
  */
 export function inDeliverySpan<T>(
-  input: { consumer: string; delivery: Delivery; orderingKey?: OrderingKeySource | undefined },
+  input: {
+    consumer: string;
+    delivery: Delivery;
+    orderingKey?: OrderingKeySource | undefined;
+    /** The event undoes a step of the saga (the consumer's compensations). */
+    compensation: boolean;
+  },
   handle: (span: Span) => Promise<T>,
 ): Promise<T> {
   const { consumer, delivery } = input;
@@ -49,6 +55,7 @@ export function inDeliverySpan<T>(
           ? {}
           : { 'messaging.message.conversation_id': event.metadata.correlationId }),
         ...(key === undefined ? {} : { 'eo.ordering_key': key }),
+        ...(input.compensation ? { 'eo.compensation': true } : {}),
       },
     },
     contextOfEvent(event.metadata),
