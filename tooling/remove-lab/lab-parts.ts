@@ -41,7 +41,7 @@ export const LAB_PATHS: readonly string[] = [
   // The docs check of the scenario table's order against the lab's runner.
   'tooling/docs-check/scenario-order.ts',
   'tooling/docs-check/scenario-order.unit.spec.ts',
-  'docs/adr/0033-the-console-receives-otlp-json-in-memory.md',
+  'docs/adr/0035-the-console-receives-otlp-json-in-memory.md',
   // This tool and its page: without the lab it has nothing left to remove.
   'tooling/remove-lab',
   'docs/template-and-lab.md',

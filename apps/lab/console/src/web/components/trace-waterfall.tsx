@@ -3,12 +3,14 @@
 // attempts with their outcome in words. The table is the accessible form; the
 // bars repeat its Start and Duration columns for the eye.
 import type { OrderTrace, TraceRow } from '../../api/console.api.js';
+import { useState } from 'preact/hooks';
 import {
   attemptText,
   barPosition,
   formatDuration,
   rowOutcome,
   serviceColour,
+  visibleRows,
 } from '../model/trace-layout.js';
 import { DataTable } from './data-table.js';
 import { Badge } from './status-badge.js';
@@ -17,7 +19,7 @@ function SpanCell({ row }: { readonly row: TraceRow }) {
   const attempt = attemptText(row.delivery);
   return (
     <div class="trace-span" style={{ paddingLeft: `${String(row.depth * 1.1)}rem` }}>
-      <span title={row.spanId}>{row.name}</span>
+      <span title={`${row.name} (span ${row.spanId})`}>{row.name}</span>
       <br />
       <span class="muted small">
         {row.missing ? 'not received: its process may have died mid-span' : row.kind}
@@ -88,8 +90,21 @@ function OutcomeCell({ row }: { readonly row: TraceRow }) {
 }
 
 export function TraceWaterfall({ trace }: { readonly trace: OrderTrace }) {
+  const [databaseSpans, setDatabaseSpans] = useState(false);
+  const rows = visibleRows(trace.rows, { databaseSpans });
+  const hidden = trace.rows.length - rows.length;
   return (
     <figure class="trace">
+      <label class="trace-toggle">
+        <input
+          type="checkbox"
+          checked={databaseSpans}
+          onChange={(event) => setDatabaseSpans(event.currentTarget.checked)}
+        />
+        {databaseSpans || hidden === 0
+          ? ' Show database statements'
+          : ` Show database statements (${String(hidden)} hidden)`}
+      </label>
       <ul class="trace-legend" aria-label="Services">
         {trace.services.map((service) => (
           <li key={service}>
@@ -103,7 +118,7 @@ export function TraceWaterfall({ trace }: { readonly trace: OrderTrace }) {
       </ul>
       <DataTable
         name={`Spans of trace ${trace.traceId ?? ''}`}
-        rows={trace.rows}
+        rows={rows}
         rowKey={(row) => row.spanId}
         rowClass={(row) => (row.missing ? 'trace-row-missing' : undefined)}
         empty={trace.emptyReason ?? 'No spans.'}

@@ -96,3 +96,24 @@ export function attemptText(
   ].filter((part) => part !== null);
   return parts.length === 0 ? null : parts.join(' · ');
 }
+
+/** A database client span: the pg instrumentation's statements and pool checkouts. */
+export function isDatabaseSpan(row: Pick<TraceRow, 'attributes'>): boolean {
+  return (
+    row.attributes['db.system'] !== undefined || row.attributes['db.system.name'] !== undefined
+  );
+}
+
+/**
+ * The rows the waterfall shows: a saga's trace holds a hundred statements or
+ * more, which bury the requests and delivery attempts; they are shown on request.
+ *
+ * @example
+ * visibleRows(trace.rows, { databaseSpans: false }).length; // requests, appends and attempts only
+ */
+export function visibleRows<Row extends Pick<TraceRow, 'attributes'>>(
+  rows: readonly Row[],
+  options: { databaseSpans: boolean },
+): Row[] {
+  return options.databaseSpans ? [...rows] : rows.filter((row) => !isDatabaseSpan(row));
+}

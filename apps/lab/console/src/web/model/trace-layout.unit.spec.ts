@@ -5,6 +5,7 @@ import {
   formatDuration,
   rowOutcome,
   serviceColour,
+  visibleRows,
 } from './trace-layout.js';
 
 describe('barPosition', () => {
@@ -73,5 +74,20 @@ describe('rowOutcome and attemptText', () => {
 describe('formatDuration', () => {
   it('given durations across the scales, when written, then three significant digits', () => {
     expect([0.4213, 12.34, 1250].map(formatDuration)).toEqual(['0.42 ms', '12.3 ms', '1.25 s']);
+  });
+});
+
+describe('visibleRows', () => {
+  it('given database statements among the spans, when they are not asked for, then only the others show', () => {
+    const rows = [
+      { name: 'process OrderPlaced', attributes: {} },
+      { name: 'pg.query:INSERT', attributes: { 'db.system': 'postgresql' } },
+      { name: 'pg-pool.connect', attributes: { 'db.system.name': 'postgresql' } },
+    ];
+
+    expect(visibleRows(rows, { databaseSpans: false }).map((row) => row.name)).toEqual([
+      'process OrderPlaced',
+    ]);
+    expect(visibleRows(rows, { databaseSpans: true })).toHaveLength(3);
   });
 });
