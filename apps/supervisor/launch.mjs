@@ -36,6 +36,32 @@ async function currentBundle(cacheDir) {
   }
 }
 
+const USAGE = `usage: pnpm start
+
+Starts the whole stack on this machine: embedded PostgreSQL (or DATABASE_URL), the
+four saga services, the card processor and mail sink stand-ins, the gateway and,
+with the lab, the web console. Stops on Ctrl-C. It takes no arguments; it is set
+through the environment, for example:
+  STACK_PORTS=auto            free ports instead of 3000-3007
+  STACK_REPLICAS=payment=2    more processes of a saga service
+  STACK_DURABILITY=durable    commits that survive a power cut
+  OTEL_EXPORTER_OTLP_ENDPOINT traces to a collector of your own
+Every setting: docs/running.md.
+`;
+// Plain JavaScript before anything is compiled, so not the tooling's parser:
+// the same answers (usage on --help, one line and exit 2 otherwise).
+const words = process.argv.slice(2).filter((word) => word !== '--');
+if (words.includes('--help') || words.includes('-h')) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+if (words.length > 0) {
+  process.stderr.write(
+    `pnpm start: takes no arguments, not '${words[0]}'; it is set through the environment (pnpm start --help for usage)\n`,
+  );
+  process.exit(2);
+}
+
 // The only environment read outside config.ts: config.ts is TypeScript, and this runs before it can load.
 // eslint-disable-next-line no-restricted-syntax
 const { STACK_BUNDLE_DIR, STACK_RUNTIME } = process.env;

@@ -7,9 +7,22 @@ import {
   lockNewMigrations,
   readLock,
 } from './migrations-lock.js';
+import { parseCommandLine } from '../command-line/command-line.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+// The script names the sub-command (`main.ts check`); what a person typed follows it.
 const command = process.argv[2];
+const USAGE = {
+  check: `usage: pnpm migrations:check
+
+Checks that no landed migration changed since ${LOCK_FILE} recorded it (run by pnpm lint).`,
+  lock: `usage: pnpm migrations:lock
+
+Records the hash of every migration not yet in ${LOCK_FILE}. Run it after adding one.`,
+};
+if (command === 'check' || command === 'lock') {
+  parseCommandLine({ name: `migrations:${command}`, usage: USAGE[command] }, process.argv.slice(3));
+}
 
 async function main(): Promise<number> {
   if (command === 'check') {

@@ -5,10 +5,21 @@
 // integration test, the docs check among them: the docs' lab regions go with
 // the lab, so no page is left naming it.
 import { fileURLToPath } from 'node:url';
+import { parseCommandLine } from '../command-line/command-line.js';
 import { makeTemplateCopy } from './template-copy.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const keep = process.argv.includes('--keep');
+const { values } = parseCommandLine({
+  name: 'lab:check',
+  usage: `usage: pnpm lab:check [--keep]
+
+Proves the template stands without the lab: copies this working tree, removes the
+lab, installs offline, then typechecks, lints and runs the unit and integration
+tests there (several minutes).
+  --keep  leave the copy on disk afterwards`,
+  options: { keep: { type: 'boolean', default: false } },
+});
+const keep = values.keep;
 const startedAt = performance.now();
 const seconds = (): string => `${((performance.now() - startedAt) / 1000).toFixed(0)} s`;
 const say = (line: string): void => void process.stdout.write(`lab:check  ${line}\n`);

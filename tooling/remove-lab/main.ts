@@ -8,17 +8,23 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseCommandLine } from '../command-line/command-line.js';
 import { applyRemoval, describePlan, planRemoval, type RemovalPlan } from './remove-lab.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const args = new Set(process.argv.slice(2));
-const unknown = [...args].filter((arg) => arg !== '--dry-run' && arg !== '--no-install');
-if (unknown.length > 0) {
-  process.stderr.write(
-    `usage: pnpm lab:remove [--dry-run] [--no-install] (unknown: ${unknown.join(' ')})\n`,
-  );
-  process.exit(2);
-}
+const { values: args } = parseCommandLine({
+  name: 'lab:remove',
+  usage: `usage: pnpm lab:remove [--dry-run] [--no-install]
+
+Takes the failure lab out of this checkout in one step (docs/template-and-lab.md):
+its folders, its marked regions of code and docs, its scripts and dependencies.
+  --dry-run     print what would go, change nothing
+  --no-install  skip the pnpm install that follows`,
+  options: {
+    'dry-run': { type: 'boolean', default: false },
+    'no-install': { type: 'boolean', default: false },
+  },
+});
 
 let plan: RemovalPlan;
 try {
@@ -31,13 +37,13 @@ try {
 }
 for (const line of describePlan(plan)) process.stdout.write(`${line}\n`);
 process.stdout.write("then   pnpm openapi: docs/openapi.json without the lab's paths\n");
-if (args.has('--dry-run')) {
+if (args['dry-run']) {
   process.stdout.write('dry run: nothing changed\n');
   process.exit(0);
 }
 
 applyRemoval(root, plan);
-if (!args.has('--no-install')) {
+if (!args['no-install']) {
   // The lab's packages left the workspace: the lockfile and the links must follow. Only
   // packages were dropped, so the store that installed this checkout has everything.
   const install = (mode: string): boolean =>

@@ -107,7 +107,7 @@ describe('pnpm new, in a copy of the repository', () => {
 
     expect(cli).toMatchObject({ code: 1, stdout: '' });
     expect(cli.stderr).toMatch(
-      /^pnpm new: Unknown event type "OrderShipped".*\nNothing was written\.\n$/s,
+      /^pnpm new: Unknown event type "OrderShipped".* Nothing was written\. \(pnpm new --help for usage\)\n$/,
     );
     expect(fingerprint(files)).toBe(before);
   });

@@ -17,6 +17,7 @@ import {
 } from '@effectively-once/scenario-runner';
 import { findRunningStack, startLabStack, type ConnectedStack } from './stack/connect-lab-stack.js';
 import { stackForScenario } from './stack/stack-for-scenario.js';
+import { refuse } from '../../../../tooling/command-line/command-line.js';
 
 function usage(): string {
   return [
@@ -44,11 +45,8 @@ function parseCommandLine() {
       },
     });
   } catch (error) {
-    // An unknown option is the caller's mistake: one line and the usage, no stack trace.
-    process.stderr.write(
-      `${error instanceof Error ? error.message : String(error)}\n\n${usage()}\n`,
-    );
-    process.exit(2);
+    // An unknown option is the caller's mistake: one line, no stack trace.
+    refuse('scenario', error instanceof Error ? error.message : String(error));
   }
 }
 
@@ -65,8 +63,7 @@ const unknown = names.filter(
   (name) => findScenario(name) === undefined && findMistake(name) === undefined,
 );
 if (unknown.length > 0) {
-  process.stderr.write(`Unknown scenario: ${unknown.join(', ')}\n\n${usage()}\n`);
-  process.exit(2);
+  refuse('scenario', `unknown scenario: ${unknown.join(', ')}`);
 }
 
 const config = loadRunnerConfig();

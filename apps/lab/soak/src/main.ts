@@ -10,29 +10,39 @@ import { faultInjectors } from './faults/fault-kinds.js';
 import { formatSoakReport, soakFailures } from './report/soak-result.js';
 import { runSoak } from './run-soak.js';
 import { parseSoakArgs, SOAK_USAGE } from './soak-args.js';
+import { refuse } from '../../../../tooling/command-line/command-line.js';
+
+/** An unknown option is the caller's mistake: one line, no stack trace. */
+function parsedOrRefused<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    return refuse('soak', error instanceof Error ? error.message : String(error));
+  }
+}
 
 const parsed = parseSoakArgs(
-  parseArgs({
-    args: process.argv.slice(2).filter((arg) => arg !== '--'),
-    options: {
-      seed: { type: 'string' },
-      orders: { type: 'string' },
-      rate: { type: 'string' },
-      'fault-every': { type: 'string' },
-      short: { type: 'boolean', default: false },
-      'no-docs': { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  }).values,
+  parsedOrRefused(
+    () =>
+      parseArgs({
+        args: process.argv.slice(2).filter((arg) => arg !== '--'),
+        options: {
+          seed: { type: 'string' },
+          orders: { type: 'string' },
+          rate: { type: 'string' },
+          'fault-every': { type: 'string' },
+          short: { type: 'boolean', default: false },
+          'no-docs': { type: 'boolean', default: false },
+          help: { type: 'boolean', default: false },
+        },
+      }).values,
+  ),
 );
 if (parsed.kind === 'help') {
   process.stdout.write(SOAK_USAGE);
   process.exit(0);
 }
-if (parsed.kind === 'error') {
-  process.stderr.write(`${parsed.message}\n\n${SOAK_USAGE}`);
-  process.exit(2);
-}
+if (parsed.kind === 'error') refuse('soak', parsed.message);
 const { options } = parsed;
 const say = (line: string) =>
   void process.stdout.write(`[soak +${String(Math.round(performance.now() / 1000))}s] ${line}\n`);

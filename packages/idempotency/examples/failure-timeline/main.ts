@@ -23,6 +23,16 @@ import {
 } from '../inventory/reserve-stock.js';
 import type { ConsumerProcessArgs, Step } from './consumer-process.js';
 import { runConsumerProcess } from './run-consumer-process.js';
+import { parseCommandLine } from '../../../../tooling/command-line/command-line.js';
+
+parseCommandLine({
+  name: 'timeline',
+  usage: `usage: pnpm timeline
+
+Plays the pattern's failure timeline against a real PostgreSQL server (embedded
+unless DATABASE_URL is set): delivery A commits and is killed before its ack, the
+redelivery B finds the marker and skips the work. Prints each step and the state.`,
+});
 
 const startedAt = performance.now();
 const say = (text: string) => {

@@ -5,6 +5,7 @@ import { parseCliArgs, USAGE, UsageError } from './cli/cli-args.js';
 import { formatReport } from './cli/format-report.js';
 import { loadCliConfig } from './config.js';
 import { readAuditTarget, StackNotRunningError } from './stack-state.js';
+import { refuse } from '../../../../tooling/command-line/command-line.js';
 
 async function main(): Promise<number> {
   const options = parseCliArgs(process.argv.slice(2));
@@ -36,7 +37,7 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}`);
+    if (error instanceof UsageError) refuse('invariants', error.message);
     else if (error instanceof StackNotRunningError) process.stderr.write(`${error.message}\n`);
     else
       process.stderr.write(

@@ -10,6 +10,7 @@ import { loadLineageCliConfig } from './config.js';
 import { OrderTrace } from '../api/console.api.js';
 import { formatLineage, formatStuckOrders } from './format-lineage.js';
 import { formatTrace } from './format-trace.js';
+import { refuse } from '../../../../../tooling/command-line/command-line.js';
 
 class CannotRun extends Error {
   override readonly name = 'CannotRun';
@@ -101,7 +102,7 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}`);
+    if (error instanceof UsageError) refuse('lineage', error.message);
     else if (error instanceof CannotRun) process.stderr.write(`${error.message}\n`);
     else
       process.stderr.write(
