@@ -6,7 +6,8 @@
 import type { ScenarioContext } from '../../scenario.js';
 import { LAB_SERVICES, serviceUrl, type LabService } from '../../stack/lab-stack.js';
 
-const START_TIME = /^process_start_time_seconds (\d+(?:\.\d+)?)$/m;
+// Labels (a replica's service_instance) may follow the name.
+const START_TIME = /^process_start_time_seconds(?:\{[^}]*\})? (\d+(?:\.\d+)?)$/m;
 
 export type ProcessStarts = ReadonlyMap<LabService, number>;
 
