@@ -284,6 +284,12 @@ describe('pnpm lab:remove on a file it cannot read', () => {
     ]) {
       copyFileSync(path.join(repoRoot, 'tooling/remove-lab', file), path.join(tool, file));
     }
+    // The argument parser every command shares.
+    mkdirSync(path.join(fixture, 'tooling/command-line'));
+    copyFileSync(
+      path.join(repoRoot, 'tooling/command-line/command-line.ts'),
+      path.join(fixture, 'tooling/command-line/command-line.ts'),
+    );
     mkdirSync(path.join(fixture, 'apps/lab/console'), { recursive: true });
     writeFileSync(path.join(fixture, 'apps/lab/console/server.ts'), 'lab();\n');
     const broken = 'foo(); // lab:begin\nlab();\n// lab:end\n';
