@@ -43,6 +43,7 @@ const SERVICES = [
   'notification',
   'mail-sink',
 ];
+const CONSUMING_SERVICES = ['order', 'inventory', 'payment', 'notification'];
 
 const spansOf = (traceId: string): ReceivedSpan[] =>
   receiver.spans.filter((span) => span.traceId === traceId);
@@ -82,6 +83,24 @@ describe('an order’s trace', () => {
         if (missing.length > 0 || !spans.some((span) => span.name === 'smtp receive')) {
           throw new Error(`no spans yet from ${missing.join(', ') || 'the mail sink’s receipt'}`);
         }
+        // A delivery's consumer span ends after its ack, so it is exported after the
+        // effects it caused (the mail sink's receipt among them): wait for it by name.
+        const consuming = new Set(
+          spans.filter((span) => span.kind === SPAN_KIND.consumer).map((span) => span.service),
+        );
+        const notConsumedYet = CONSUMING_SERVICES.filter((service) => !consuming.has(service));
+        if (notConsumedYet.length > 0) {
+          throw new Error(`no consumer span yet from ${notConsumedYet.join(', ')}`);
+        }
+        // Each acknowledged delivery's log line names its attempt's span: wait until all of
+        // them have arrived (a timeout here means a line names a span that was never sent).
+        const received = new Set(spans.map((span) => span.spanId));
+        const unsent = deliveryLines(stack.logFile, order.orderId).filter(
+          (line) => !received.has(String(line['span_id'])),
+        );
+        if (unsent.length > 0) {
+          throw new Error(`${String(unsent.length)} acknowledged deliveries have no span yet`);
+        }
         return spans;
       },
       { timeout: 30_000, interval: 200 },
@@ -119,7 +138,7 @@ describe('an order’s trace', () => {
       }
     }
     expect(consumers.map((span) => span.service)).toEqual(
-      expect.arrayContaining(['order', 'inventory', 'payment', 'notification']),
+      expect.arrayContaining(CONSUMING_SERVICES),
     );
 
     // pg spans under the attempts, the card processor's call with its idempotency key
