@@ -2,12 +2,12 @@ import type { Delivery, RecordedEvent } from '@effectively-once/event-store';
 import { describe, expect, it } from 'vitest';
 import { deliveryBatches } from './delivery-batches.js';
 
-const delivery = (id: string, key?: string): Delivery =>
-  ({
-    event: { id, streamName: key ?? `stream-${id}` } as unknown as RecordedEvent,
-    ack: () => Promise.resolve(),
-    nack: () => Promise.resolve(),
-  }) as Delivery;
+const delivery = (id: string, key?: string): Delivery => ({
+  event: { id, streamName: key ?? `stream-${id}` } as unknown as RecordedEvent,
+  retryCount: 0,
+  ack: () => Promise.resolve(),
+  nack: () => Promise.resolve(),
+});
 
 /**
  * A source that has `ready` leased already, then, given `later`, waits until
