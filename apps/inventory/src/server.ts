@@ -34,12 +34,15 @@ await runService<InventoryDatabase>({
       // Releasing a cancelled order's stock is a compensation: a transient failure
       // is retried until it succeeds, never parked for that (ADR 0015).
       compensations: ['OrderCancellationRequested'],
+      // One processOnce per delivery, nothing outside it: deliveries may share a transaction (ADR 0036).
+      batchable: true,
       handle: (event, recorded) =>
         handleOrderEvent({ db, now, onOutcome: metrics.consumerOutcome }, event, recorded),
     },
     {
       consumer: inventoryDemand,
       eventTypes: INVENTORY_DEMAND_EVENTS,
+      batchable: true,
       handle: (event, recorded) =>
         handleDemandEvent({ db, onOutcome: metrics.consumerOutcome }, event, recorded),
     },

@@ -120,6 +120,8 @@ const INHERITED = [
   'ORDER_PAYMENT_DEADLINE_MS',
   'ORDER_COMPLETE_DEADLINE_MS',
   'ORDER_TIMER_POLL_MS',
+  // Batched deliveries on (the default) or off (1): the batching bench runs both (ADR 0036).
+  'CONSUMER_BATCH_SIZE',
 ];
 
 /**

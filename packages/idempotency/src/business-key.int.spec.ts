@@ -15,14 +15,19 @@ import {
 } from '../examples/inventory/index.js';
 import { defineConsumer } from './consumer.js';
 import type { OutcomeReport } from './outcome.js';
-import { processOnce } from './process-once.js';
+import { processOnce as processOnceAlone } from './process-once.js';
 import { settleDelivery } from './settle-delivery.js';
 import { markerCount } from './testing/consumer-check.js';
+import { processOnceInABatch } from './testing/process-in-batch.js';
 import { recordingDelivery } from './testing/recording-delivery.js';
 
 const { db } = await createTestDatabase<InventoryDatabase>(inventoryMigrations);
 
-describe('9. semantic duplicates', () => {
+// Alike alone and inside a batch (ADR 0036), where the business key answers within the savepoint.
+describe.each([
+  { mode: 'alone', processOnce: processOnceAlone },
+  { mode: 'in a batch', processOnce: processOnceInABatch },
+])('9. semantic duplicates, $mode', ({ processOnce }) => {
   it('a second message id for the same (order, sku) is stopped by the business key and reported as a duplicate', async () => {
     const sku = newSku();
     await restock(db, sku, 10);
@@ -51,6 +56,8 @@ describe('9. semantic duplicates', () => {
       },
     });
     expect(delivery.settlements).toEqual(['ack']);
+    // One report per delivery: inside a batch too, the duplicate is answered once, not again alone.
+    expect(reports.map((r) => r.outcome)).toEqual(['applied', 'duplicate']);
     expect(reports[1]).toMatchObject({ outcome: 'duplicate', messageId: rebuilt.id });
     expect(reports[1]?.reason).toMatch(/23505/);
     expect(await stockOf(db, sku)).toMatchObject({ available: 7, reserved: 3 });

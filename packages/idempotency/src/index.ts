@@ -31,6 +31,13 @@ export {
   MAX_MESSAGE_ID_LENGTH,
   type MessageRef,
 } from './message.js';
+export {
+  currentBatch,
+  MessageLeftBatchError,
+  openMessageBatch,
+  type BatchTransaction,
+  type MessageBatch,
+} from './message-batch.js';
 export { idempotencyMigrations } from './migrations/index.js';
 export type { Outcome, OutcomeListener, OutcomeReport } from './outcome.js';
 export {

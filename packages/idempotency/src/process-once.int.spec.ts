@@ -17,14 +17,19 @@ import { InvalidConsumerError } from './consumer.js';
 import { findMarker } from './markers.js';
 import { InvalidMessageError } from './message.js';
 import type { OutcomeReport } from './outcome.js';
-import { processOnce } from './process-once.js';
+import { processOnce as processOnceAlone } from './process-once.js';
+import { processOnceInABatch } from './testing/process-in-batch.js';
 import { settleDelivery } from './settle-delivery.js';
 import { recordingDelivery } from './testing/recording-delivery.js';
 import { markerCount } from './testing/consumer-check.js';
 
 const { db } = await createTestDatabase<InventoryDatabase>(inventoryMigrations);
 
-describe('processOnce against PostgreSQL', () => {
+// Every case holds alike for a message handled alone and inside a batch (ADR 0036).
+describe.each([
+  { mode: 'alone', processOnce: processOnceAlone },
+  { mode: 'in a batch', processOnce: processOnceInABatch },
+])('processOnce against PostgreSQL, $mode', ({ processOnce }) => {
   it('1. one event delivered twice in a row: one marker, one decrement', async () => {
     const sku = newSku();
     await restock(db, sku, 10);

@@ -4,10 +4,12 @@ import type { Consumer } from './consumer.js';
 import { toConsumerFailure } from './consumer-failure.js';
 import { activeProcessingHooks } from './hooks/processing-hooks.js';
 import { reachFor } from './hooks/reach.js';
+import { attemptInBatch } from './attempt-in-batch.js';
+import { currentBatch, MessageLeftBatchError } from './message-batch.js';
 import { assertMessageRef, type MessageRef } from './message.js';
 import { notify, type Outcome, type OutcomeListener } from './outcome.js';
 import type { IdempotencyTables } from './processed-message.table.js';
-import { runWithTransactionRetry } from './transaction-retry.js';
+import { runWithTransactionRetry, type RetryOutcome } from './transaction-retry.js';
 import { noteDuplicate } from './trace-notes.js';
 
 export type { UnitOfWork } from './attempt-once.js';
@@ -56,6 +58,26 @@ function chooseAttempt<Database extends IdempotencyTables, Result>(
 }
 
 /**
+ * Alone, a transaction of its own, restarted after 40001 / 40P01. Inside a
+ * batch (openMessageBatch, ADR 0036), a savepoint of the batch's transaction;
+ * a batch never runs under processing hooks, whose points assume a
+ * transaction per message.
+ */
+function runAttempts<Database extends IdempotencyTables, Result>(
+  options: ProcessOnceOptions<Database, Result>,
+  timeClaim: (ms: number) => void,
+): Promise<RetryOutcome<AttemptResult<Result>>> {
+  const batch = currentBatch();
+  if (batch === undefined) {
+    return runWithTransactionRetry(options.consumer, chooseAttempt(options, timeClaim));
+  }
+  if (activeProcessingHooks() !== undefined) {
+    return Promise.reject(new MessageLeftBatchError('processing hooks run a message alone'));
+  }
+  return attemptInBatch({ ...options, batch, timeClaim });
+}
+
+/**
  * Runs `work` at most once per (consumer, message id), however often the
  * message is delivered.
  *
@@ -65,6 +87,11 @@ function chooseAttempt<Database extends IdempotencyTables, Result>(
  * the consumer's retry policy. Every other failure rolls back and is thrown as
  * a {@link ConsumerFailure}, retryable or terminal. Acknowledge the delivery
  * only after this resolves (see `settleDelivery`).
+ *
+ * Inside a batch (openMessageBatch) the same claim and work run in a
+ * savepoint of the batch's transaction, which commits once for all its
+ * messages; a message that fails there is rolled back to its savepoint and
+ * rejects with MessageLeftBatchError, for its caller to handle it alone.
  *
  * Hooks installed with `withProcessingHooks` (a test, an attached extension) hear
  * each point (before-claim, after-claim, after-business) and may choose the
@@ -102,10 +129,7 @@ export async function processOnce<Database extends IdempotencyTables, Result>(
     report('terminal_failure', 0, error instanceof Error ? error.message : String(error));
     throw error;
   }
-  const run = await runWithTransactionRetry(
-    consumer,
-    chooseAttempt(options, (ms) => (claimMs = ms)),
-  );
+  const run = await runAttempts(options, (ms) => (claimMs = ms));
   if (run.ok) {
     if (run.value.outcome === 'duplicate') noteDuplicate(run.value.detectedBy);
     report(run.value.outcome, run.attempts);

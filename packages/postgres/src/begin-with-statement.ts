@@ -1,10 +1,11 @@
-// A transaction's BEGIN sent in the same round trip as its first statement.
+// A transaction's BEGIN sent in the same round trip as its first statement;
+// also a SAVEPOINT, or a RELEASE, with the statement that follows it.
 //
 // node-postgres writes one query and waits for its ReadyForQuery before the
 // next, so `BEGIN` and the first statement cost two round trips. This query
 // writes both with the extended protocol and a single Sync at the end:
 //
-//   Parse/Bind/Execute  BEGIN ISOLATION LEVEL ...
+//   Parse/Bind/Execute  BEGIN ISOLATION LEVEL ...   (each held-back statement)
 //   Parse/Bind/Describe/Execute  the statement
 //   Sync
 //
@@ -12,7 +13,8 @@
 // Sync): if BEGIN failed there, the statement would still run, in autocommit,
 // and could commit alone (a claim marker without its effect). Here an error in
 // BEGIN makes PostgreSQL skip everything up to the Sync, so the statement
-// never runs outside the transaction.
+// never runs outside the transaction; likewise a claim never runs outside the
+// savepoint that was to hold it.
 import pg from 'pg';
 
 type QueryCallback = (
@@ -27,41 +29,44 @@ const PreparableQuery = pg.Query as unknown as new (
   callback: QueryCallback,
 ) => pg.Query & { prepare(connection: pg.Connection): void };
 
-class BeginThenStatement extends PreparableQuery {
-  readonly #begin: string;
+class HeldThenStatement extends PreparableQuery {
+  readonly #held: readonly string[];
 
-  constructor(begin: string, statement: pg.QueryConfig, callback: QueryCallback) {
+  constructor(held: readonly string[], statement: pg.QueryConfig, callback: QueryCallback) {
     // Always extended, even without parameters: a simple Query message would
     // not be skipped after a failed BEGIN.
     super({ ...statement, queryMode: 'extended' }, undefined, callback);
-    this.#begin = begin;
+    this.#held = held;
   }
 
   /** Called by pg's submit with the socket corked, so all of it leaves in one write. */
   override prepare(connection: pg.Connection): void {
-    connection.parse({ name: '', text: this.#begin, types: [] }, false);
-    connection.bind({}, false);
-    connection.execute({}, false);
+    for (const text of this.#held) {
+      connection.parse({ name: '', text, types: [] }, false);
+      connection.bind({}, false);
+      connection.execute({}, false);
+    }
     super.prepare(connection);
   }
 }
 
 /**
- * Runs `begin` and then `statement` on `client` in one round trip, and returns
- * the statement's result. If BEGIN fails, the statement does not run.
+ * Runs the `held` statements (BEGIN, SAVEPOINT, RELEASE: no parameters, no
+ * rows) and then `statement` on `client` in one round trip, and returns the
+ * statement's result. If one of them fails, nothing after it runs.
  */
-export function queryAfterBegin(
+export function queryAfterHeld(
   client: pg.ClientBase,
-  begin: string,
+  held: readonly string[],
   statement: pg.QueryConfig,
 ): Promise<pg.QueryResult> {
   return new Promise((resolve, reject) => {
-    const query = new BeginThenStatement(begin, statement, (error, results) => {
+    const query = new HeldThenStatement(held, statement, (error, results) => {
       if (error != null) {
         reject(error);
         return;
       }
-      // Two results, BEGIN's and the statement's; the statement's is last.
+      // One result per statement; the statement's is last.
       const result = Array.isArray(results) ? results.at(-1) : results;
       if (result === undefined) reject(new Error(`No result for: ${statement.text}`));
       else resolve(result);

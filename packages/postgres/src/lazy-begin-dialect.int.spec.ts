@@ -1,7 +1,7 @@
 import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryAfterBegin } from './begin-with-statement.js';
+import { queryAfterHeld } from './begin-with-statement.js';
 import { lazyBeginDialect } from './lazy-begin-dialect.js';
 import { createTestDatabase } from './testing/test-database.js';
 
@@ -81,13 +81,63 @@ describe('lazyBeginDialect', () => {
   });
 });
 
-describe('queryAfterBegin', () => {
+describe('lazyBeginDialect, savepoints', () => {
+  const { db, roundTrips } = countingDb();
+  afterAll(() => db.destroy());
+
+  const insert = (trx: Kysely<Tables>, id: string) =>
+    trx.insertInto('lazy_begin_row').values({ id }).execute();
+
+  it('sends each SAVEPOINT and RELEASE with the next statement: two messages of a batch and COMMIT in three round trips', async () => {
+    await sql`SELECT 1`.execute(db);
+    const before = roundTrips();
+    const trx = await db.startTransaction().execute();
+    const first = await trx.savepoint('message_1').execute();
+    await insert(first, 'savepoint-one');
+    await first.releaseSavepoint('message_1').execute();
+    const second = await trx.savepoint('message_2').execute();
+    await insert(second, 'savepoint-two');
+    await second.releaseSavepoint('message_2').execute();
+    await trx.commit().execute();
+    expect(roundTrips() - before).toBe(3);
+    expect(await rowsWithId('savepoint-one')).toBe(1);
+    expect(await rowsWithId('savepoint-two')).toBe(1);
+  });
+
+  it('ROLLBACK TO a held-back savepoint takes back its statements only', async () => {
+    const trx = await db.startTransaction().execute();
+    await insert(trx, 'before-the-savepoint');
+    const inside = await trx.savepoint('message_1').execute();
+    await insert(inside, 'inside-the-savepoint');
+    await inside.rollbackToSavepoint('message_1').execute();
+    const next = await trx.savepoint('message_2').execute();
+    await insert(next, 'after-the-rollback');
+    await next.releaseSavepoint('message_2').execute();
+    await trx.commit().execute();
+    expect(await rowsWithId('before-the-savepoint')).toBe(1);
+    expect(await rowsWithId('inside-the-savepoint')).toBe(0);
+    expect(await rowsWithId('after-the-rollback')).toBe(1);
+  });
+
+  it('a failing statement after its held-back savepoint can be rolled back to it, and the transaction goes on', async () => {
+    await setup.insertInto('lazy_begin_row').values({ id: 'savepoint-taken' }).execute();
+    const trx = await db.startTransaction().execute();
+    const inside = await trx.savepoint('message_1').execute();
+    await expect(insert(inside, 'savepoint-taken')).rejects.toMatchObject({ code: '23505' });
+    await inside.rollbackToSavepoint('message_1').execute();
+    await insert(trx, 'after-a-failed-savepoint');
+    await trx.commit().execute();
+    expect(await rowsWithId('after-a-failed-savepoint')).toBe(1);
+  });
+});
+
+describe('queryAfterHeld', () => {
   it('never runs the statement when BEGIN fails, so it cannot commit on its own', async () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
       const insert = { text: 'INSERT INTO lazy_begin_row (id) VALUES ($1)', values: ['orphan'] };
-      await expect(queryAfterBegin(client, 'begin isolation level bogus', insert)).rejects.toThrow(
+      await expect(queryAfterHeld(client, ['begin isolation level bogus'], insert)).rejects.toThrow(
         /syntax error/,
       );
       expect(await rowsWithId('orphan')).toBe(0);

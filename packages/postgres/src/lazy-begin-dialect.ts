@@ -2,7 +2,9 @@
 // is held back and sent together with the transaction's first statement (see
 // begin-with-statement.ts). PostgreSQL takes a transaction's snapshot at its
 // first statement, not at BEGIN, so what the transaction sees is unchanged; a
-// transaction that runs no statement sends nothing at all. Statements with
+// transaction that runs no statement sends nothing at all. SAVEPOINT and
+// RELEASE are held back the same way, so a batch's message costs no round
+// trip of its own for them (ADR 0036). Statements with
 // parameters run as named prepared statements (see statement-names.ts).
 import {
   AbortedTransactionError,
@@ -18,7 +20,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import pg from 'pg';
-import { queryAfterBegin } from './begin-with-statement.js';
+import { queryAfterHeld } from './begin-with-statement.js';
 import { DEFAULT_MAX_PREPARED_STATEMENTS, StatementNames } from './statement-names.js';
 
 function beginStatement({ isolationLevel, accessMode }: TransactionSettings): string {
@@ -37,8 +39,8 @@ function toQueryResult<Row>({ command, rowCount, rows }: pg.QueryResult): QueryR
 }
 
 class LazyBeginConnection implements DatabaseConnection {
-  /** The BEGIN still to send, in front of the next statement. */
-  pendingBegin: string | undefined;
+  /** What still has to go in front of the next statement: a BEGIN, SAVEPOINTs, RELEASEs. */
+  held: string[] = [];
   /** A failed ROLLBACK or a broken session leaves it in an unknown state: it is not reused. */
   discarded = false;
 
@@ -67,8 +69,8 @@ class LazyBeginConnection implements DatabaseConnection {
   }
 
   async executeQuery<Row>({ sql, parameters }: CompiledQuery): Promise<QueryResult<Row>> {
-    const begin = this.pendingBegin;
-    this.pendingBegin = undefined;
+    const held = this.held;
+    this.held = [];
     const name = this.names.nameFor(sql, parameters.length);
     const statement: pg.QueryConfig = { text: sql, values: [...parameters] };
     if (name !== undefined) statement.name = name;
@@ -76,13 +78,13 @@ class LazyBeginConnection implements DatabaseConnection {
     const firstUse = name !== undefined && !prepared.has(name);
     try {
       const result =
-        begin === undefined
+        held.length === 0
           ? await this.client.query(statement)
-          : await queryAfterBegin(this.client, begin, statement);
+          : await queryAfterHeld(this.client, held, statement);
       if (firstUse) prepared.add(name);
       return toQueryResult(result);
     } catch (error) {
-      if (name !== undefined && mayHaveLostItsStatement(error, firstUse && begin !== undefined)) {
+      if (name !== undefined && mayHaveLostItsStatement(error, firstUse && held.length > 0)) {
         this.discarded = true;
       }
       // Point the stack at the caller rather than at the socket.
@@ -100,9 +102,9 @@ class LazyBeginConnection implements DatabaseConnection {
  * True when a named statement's failure may leave the session believing in a
  * statement the server does not have, or holding one that can never run
  * again; such a session is not reused:
- * - a first use riding with BEGIN: node-postgres takes the first ParseComplete
- *   of the round trip, BEGIN's, as the statement's, even if the statement's
- *   own Parse then failed;
+ * - a first use riding with BEGIN (or a savepoint): node-postgres takes the
+ *   first ParseComplete of the round trip, BEGIN's, as the statement's, even
+ *   if the statement's own Parse then failed;
  * - an error raised in Node before the statement reached the server (a value
  *   pg cannot convert): pg closes the statement on the server and still
  *   counts it as prepared;
@@ -110,8 +112,8 @@ class LazyBeginConnection implements DatabaseConnection {
  *   changed the columns of a prepared `SELECT *`, and that plan fails every
  *   later call in this session.
  */
-function mayHaveLostItsStatement(error: unknown, firstUseWithBegin: boolean): boolean {
-  if (firstUseWithBegin) return true;
+function mayHaveLostItsStatement(error: unknown, firstUseWithHeld: boolean): boolean {
+  if (firstUseWithHeld) return true;
   if (!(error instanceof pg.DatabaseError)) return true;
   return error.code === '0A000';
 }
@@ -164,7 +166,7 @@ class LazyBeginDriver implements Driver {
   }
 
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    lazy(connection).pendingBegin = beginStatement(settings);
+    lazy(connection).held = [beginStatement(settings)];
     return Promise.resolve();
   }
 
@@ -179,6 +181,8 @@ class LazyBeginDriver implements Driver {
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     if (this.#nothingSent(connection)) return;
+    // Savepoints still held back: the rollback undoes them anyway.
+    lazy(connection).held = [];
     try {
       await connection.executeQuery(CompiledQuery.raw('rollback'));
     } catch (error) {
@@ -187,16 +191,23 @@ class LazyBeginDriver implements Driver {
     }
   }
 
-  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`savepoint ${identifier(name)}`));
+  /**
+   * Held back like BEGIN: the savepoint goes with the next statement (in a
+   * batch, the message's claim), and if it fails, that statement does not run.
+   */
+  savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    lazy(connection).held.push(`savepoint ${identifier(name)}`);
+    return Promise.resolve();
   }
 
   async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw(`rollback to ${identifier(name)}`));
   }
 
-  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`release ${identifier(name)}`));
+  /** Held back too: it goes with the next statement, the next message's SAVEPOINT and claim, or COMMIT. */
+  releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    lazy(connection).held.push(`release ${identifier(name)}`);
+    return Promise.resolve();
   }
 
   releaseConnection(connection: DatabaseConnection): Promise<void> {
@@ -208,11 +219,11 @@ class LazyBeginDriver implements Driver {
     await this.pool.end();
   }
 
-  /** True, and the held-back BEGIN dropped, when the transaction never reached the server. */
+  /** True, and what was held back dropped, when the transaction never reached the server. */
   #nothingSent(connection: DatabaseConnection): boolean {
-    const held = lazy(connection);
-    if (held.pendingBegin === undefined) return false;
-    held.pendingBegin = undefined;
+    const lazyConnection = lazy(connection);
+    if (lazyConnection.held[0]?.startsWith('begin') !== true) return false;
+    lazyConnection.held = [];
     return true;
   }
 }

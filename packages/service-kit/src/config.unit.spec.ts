@@ -35,6 +35,7 @@ describe('loadServiceConfig', () => {
         messageTimeoutMs: 30_000,
         maxRetryCount: 30,
         newGroupStart: 'horizon',
+        batchSize: 16,
       },
     });
   });
@@ -168,6 +169,7 @@ describe('consumer tuning', () => {
       CONSUMER_CONCURRENCY: '1',
       CONSUMER_MESSAGE_TIMEOUT_MS: '3000',
       CONSUMER_MAX_RETRY_COUNT: '5',
+      CONSUMER_BATCH_SIZE: '1',
     };
 
     // When the configuration is loaded
@@ -179,9 +181,11 @@ describe('consumer tuning', () => {
       messageTimeoutMs: 3000,
       maxRetryCount: 5,
       newGroupStart: 'horizon',
+      batchSize: 1,
     });
     expect(consumerSettings(config)).toEqual({
       concurrency: 1,
+      batchSize: 1,
       groupSettings: { messageTimeoutMs: 3000, maxRetryCount: 5 },
     });
   });
@@ -211,6 +215,7 @@ describe('consumer tuning', () => {
           CONSUMER_CONCURRENCY: '0',
           CONSUMER_MESSAGE_TIMEOUT_MS: '100',
           CONSUMER_MAX_RETRY_COUNT: '2.5',
+          CONSUMER_BATCH_SIZE: '0',
         },
       });
 
@@ -218,5 +223,6 @@ describe('consumer tuning', () => {
     expect(load).toThrow(/CONSUMER_CONCURRENCY must be an integer from 1 to 64/);
     expect(load).toThrow(/CONSUMER_MESSAGE_TIMEOUT_MS must be an integer from 500 to 600000/);
     expect(load).toThrow(/CONSUMER_MAX_RETRY_COUNT must be an integer from 0 to 1000/);
+    expect(load).toThrow(/CONSUMER_BATCH_SIZE must be an integer from 1 to 64/);
   });
 });

@@ -20,7 +20,13 @@ export function orderSagaHandler(deps: OrderServiceDeps): ConsumerHandler {
 
 /** order-saga-v1 as the service declares it to runService. */
 export function orderSagaConsumer(deps: OrderServiceDeps): DeclaredConsumer {
-  return { consumer: orderSaga, eventTypes: ORDER_SAGA_EVENTS, handle: orderSagaHandler(deps) };
+  return {
+    consumer: orderSaga,
+    eventTypes: ORDER_SAGA_EVENTS,
+    handle: orderSagaHandler(deps),
+    // One processOnce per delivery; its append is inside it, as alone (ADR 0036).
+    batchable: true,
+  };
 }
 
 /**

@@ -4,6 +4,8 @@ export { assertIdempotent } from './assert-idempotent.js';
 export { assertRaceSafe, type RaceSetup } from './assert-race-safe.js';
 export { markerCount, type ConsumerCheck } from './consumer-check.js';
 export { recordingDelivery, type RecordingDelivery } from './recording-delivery.js';
+// Runs processOnce as a batched consumer loop does, to run a suite with batching on (ADR 0036).
+export { processOnceInABatch } from './process-in-batch.js';
 // For tests of code that runs processOnce under hooks: hooks that record the
 // points reached, and may hold or fail there.
 export {

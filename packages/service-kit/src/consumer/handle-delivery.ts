@@ -6,6 +6,7 @@ import type { Delivery, OrderingKeySource } from '@effectively-once/event-store'
 import type { FastifyBaseLogger } from 'fastify';
 import { inOutcomeScope } from '../metrics/outcome-scope.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import type { BatchSeat } from './batch-seats.js';
 import type { DeliveryHooks, DeliverySettled } from './delivery-hooks.js';
 import { deliveryLogFields, reportSettlement, type DeliveryReport } from './delivery-report.js';
 import { handleThenAck } from './handle-then-ack.js';
@@ -30,15 +31,21 @@ export interface DeliveryContext {
 }
 
 /**
- * Settles one delivery. Never throws: a failed ack or nack is logged, and the
+ * Settles one delivery; with a `seat`, its handler runs in that batch and the
+ * ack waits for the batch's commit (batch-seats.ts). Never throws: a failed ack or nack is logged, and the
  * store delivers the message again once its lease runs out (a committed
  * message then comes back as a duplicate).
  */
-export function handleDelivery(context: DeliveryContext, delivery: Delivery): Promise<void> {
+export function handleDelivery(
+  context: DeliveryContext,
+  delivery: Delivery,
+  seat?: BatchSeat,
+): Promise<void> {
   const { consumer, orderingKey } = context;
   const compensation = context.compensations.has(delivery.event.type);
   return inDeliverySpan({ consumer, delivery, orderingKey, compensation }, async (span) => {
-    const settled = await settle(context, delivery);
+    if (seat !== undefined) span.setAttribute('eo.delivery.batched', true);
+    const settled = await settle(context, delivery, seat);
     if (settled !== undefined) recordSettlement(span, settled);
   });
 }
@@ -47,6 +54,7 @@ export function handleDelivery(context: DeliveryContext, delivery: Delivery): Pr
 async function settle(
   context: DeliveryContext,
   delivery: Delivery,
+  seat: BatchSeat | undefined,
 ): Promise<DeliverySettled | undefined> {
   const { consumer, log, metrics, hooks } = context;
   const report: DeliveryReport = {
@@ -57,7 +65,9 @@ async function settle(
     startedAt: performance.now(),
   };
   const attempt = { retryCount: delivery.retryCount, maxRetryCount: context.maxRetryCount };
-  const handle = () => context.handle(parseDeliveredEvent(delivery.event), delivery.event, attempt);
+  const handleAlone = () =>
+    context.handle(parseDeliveredEvent(delivery.event), delivery.event, attempt);
+  const handle = seat === undefined ? handleAlone : () => seat.handle(handleAlone);
   const retryUntilSuccess = context.compensations.has(delivery.event.type);
   // Without hooks nothing below awaits more than the handler and the settlement.
   const hooked =

@@ -4,7 +4,9 @@
 // letting the deliveries in flight settle before the subscription is given back.
 import type { KnownEventType } from '@effectively-once/contracts';
 import {
+  orderingKeyOf,
   parseGroupSettings,
+  type Delivery,
   type EventStore,
   type OrderingKey,
   type PersistentSubscription,
@@ -18,6 +20,7 @@ import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { DEFAULT_CONSUMER_CONFIG } from './consumer-settings.js';
 import type { DeliveryHooks } from './delivery-hooks.js';
 import { ensureSubscriptionGroup, startOfNewGroup } from './ensure-subscription-group.js';
+import { deliveryBatches } from './delivery-batches.js';
 import type { DeliveryContext } from './handle-delivery.js';
 import type { ConsumerHandler } from './handler.js';
 import { inFlightDeliveries, type InFlightDeliveries } from './in-flight-deliveries.js';
@@ -47,8 +50,15 @@ export type StartConsumerInput = ConsumerSubscription & {
   handle: ConsumerHandler;
   metrics: ServiceMetrics;
   log: FastifyBaseLogger;
-  /** Deliveries handled at once; 4 by default. */
+  /** Deliveries (or batches of them) handled at once; 4 by default. */
   concurrency?: number;
+  /**
+   * Up to this many deliveries already leased share one transaction, each
+   * message in a savepoint (ADR 0036); 1, the default, handles each alone.
+   * Only for a handler whose work is processOnce on one database and crosses
+   * no network inside it. Lab mode (`hooks`) always handles each alone.
+   */
+  batchSize?: number;
   /** Timeout and retry count are applied to an existing group too; see `consumerSettings(config)`. */
   groupSettings?: Partial<SubscriptionGroupSettings>;
   /**
@@ -111,6 +121,13 @@ function compensationsOf(input: StartConsumerInput): ReadonlySet<string> {
   return compensations;
 }
 
+function keyOfDeliveries(
+  orderingKey: OrderingKey | undefined,
+): (delivery: Delivery) => string | undefined {
+  if (orderingKey === undefined) return () => undefined;
+  return (delivery) => orderingKeyOf(delivery.event, orderingKey.source);
+}
+
 /** What the reconnect loop works with; `current` holds the live subscription for close(). */
 interface ConsumerLoop {
   store: EventStore;
@@ -119,6 +136,10 @@ interface ConsumerLoop {
   /** A group recreated hours later starts at the horizon of that moment, not of this start. */
   newGroupStart: () => StartFrom;
   concurrency: number;
+  /** 1: each delivery alone. */
+  batchSize: number;
+  /** The delivery's ordering key, or undefined: two of one key never share a batch. */
+  keyOf: (delivery: Delivery) => string | undefined;
   log: FastifyBaseLogger;
   inFlight: InFlightDeliveries;
   stop: AbortSignal;
@@ -131,28 +152,37 @@ interface ConsumerLoop {
   subscribed: boolean;
 }
 
-/** Hands each delivery to the handler, at most `concurrency` at once, until the source ends. */
+/**
+ * Hands each batch of deliveries (one delivery unless a backlog is waiting,
+ * see deliveryBatches) to the handler, at most `concurrency` batches at once,
+ * until the source ends.
+ */
 async function consumeDeliveries(
   loop: ConsumerLoop,
   source: PersistentSubscription,
   onDelivery: () => void,
 ): Promise<void> {
   const { inFlight, concurrency, stopping } = loop;
-  for await (const delivery of source) {
-    // The slot is waited for after taking a delivery, not before asking for
-    // the next one: the store (limited to `concurrency` as well) then waits
-    // for the slot inside its loop, where the ack that frees it rides with
-    // the lease of the next message, one commit for both. Suspended between
-    // deliveries instead, the store sends each ack on its own.
-    while (inFlight.size() >= concurrency) await inFlight.oneSettled();
-    // Leaving the loop gives back what this consumer holds, so the deliveries
-    // in flight settle first; this one goes back to the group unhandled.
-    if (stopping()) {
-      await inFlight.drain();
-      return;
+  const batches = deliveryBatches(source, { maxSize: loop.batchSize, keyOf: loop.keyOf });
+  try {
+    for (let batch = await batches.next(); batch !== undefined; batch = await batches.next()) {
+      // The slot is waited for after taking a batch, not before asking for
+      // the next one: the store (limited to `concurrency` × batch size as
+      // well) then waits for the slot inside its loop, where the acks that
+      // free it ride with the lease of the next messages, one commit for all.
+      // Suspended between deliveries instead, the store sends each ack on its own.
+      while (inFlight.size() >= concurrency) await inFlight.oneSettled();
+      // Leaving the loop gives back what this consumer holds, so the deliveries
+      // in flight settle first; this batch goes back to the group unhandled.
+      if (stopping()) {
+        await inFlight.drain();
+        return;
+      }
+      onDelivery();
+      inFlight.dispatch(batch);
     }
-    onDelivery();
-    inFlight.dispatch(delivery);
+  } finally {
+    await batches.return();
   }
 }
 
@@ -167,7 +197,11 @@ async function subscribeAndConsume(loop: ConsumerLoop, onDelivery: () => void): 
   });
   loop.settingsApplied = true;
   if (loop.stopping()) return;
-  const subscription = store.subscribeToGroup(consumer, { maxInFlight: concurrency });
+  // Batches lease as much as they may handle: a round under a backlog leases
+  // up to concurrency × batch size, one es_consume for all of them.
+  const subscription = store.subscribeToGroup(consumer, {
+    maxInFlight: concurrency * loop.batchSize,
+  });
   loop.current.subscription = subscription;
   loop.subscribed = true;
   log.info({ consumer }, 'consumer subscribed');
@@ -253,6 +287,8 @@ export function startConsumer(input: StartConsumerInput): RunningConsumer {
     settings,
     newGroupStart: newGroupStart(input),
     concurrency: input.concurrency ?? DEFAULT_CONSUMER_CONFIG.concurrency,
+    batchSize: input.hooks === undefined ? (input.batchSize ?? 1) : 1,
+    keyOf: keyOfDeliveries(input.orderingKey),
     log,
     inFlight,
     stop: stop.signal,

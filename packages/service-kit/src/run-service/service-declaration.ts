@@ -49,6 +49,14 @@ export interface DeclaredConsumer {
   orderingKey?: OrderingKey | undefined;
   /** Types whose retryable failures are retried without limit (ADR 0015). */
   compensations?: readonly KnownEventType[] | undefined;
+  /**
+   * Its handler's work is processOnce on the service's database and crosses
+   * no network between two transactions, so under a backlog up to
+   * CONSUMER_BATCH_SIZE deliveries may share one transaction, a savepoint
+   * each (ADR 0036). Leave it out for a handler that commits, calls out, and
+   * commits again (payment's provider calls, notification's send).
+   */
+  batchable?: boolean | undefined;
 }
 
 /**

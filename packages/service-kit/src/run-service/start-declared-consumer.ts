@@ -49,5 +49,7 @@ export function startDeclaredConsumer<Database extends IdempotencyTables>(
     log,
     hooks: input.hooks,
     ...(input.settings === undefined ? {} : consumerSettings({ consumer: input.settings })),
+    // Only a consumer that says its handler may share a transaction batches.
+    ...(declared.batchable === true ? {} : { batchSize: 1 }),
   });
 }
