@@ -5,7 +5,7 @@
 import { dropDatabase } from '@effectively-once/postgres';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { startStack, type RunningStack, type StackReady } from './start-stack.js';
+import { startStack, type RunningStack } from './start-stack.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,8 +13,6 @@ declare module 'vitest' {
     stackLogFile: string;
     /** The shared stack's state file (STACK_STATE_FILE). */
     stackStateFile: string;
-    /** Lab mode of the shared stack: always off. */
-    stackFaults: StackReady['faults'];
     /** The processes the supervisor had started when the stack was ready. */
     stackProcesses: string[];
   }
@@ -48,7 +46,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('gatewayUrl', stack.gatewayUrl);
   project.provide('stackLogFile', stack.logFile);
   project.provide('stackStateFile', stack.stateFile);
-  project.provide('stackFaults', stack.faults);
   project.provide('stackProcesses', [
     ...new Set(stack.processEvents.filter((e) => e.type === 'started').map((e) => e.name)),
   ]);

@@ -13,7 +13,7 @@ import { StackReadyMessage } from '@effectively-once/stack-protocol';
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SUPERVISOR = 'apps/supervisor/src/main.ts';
 
-/** gatewayUrl, ports, databases and `faults` (lab mode on, with its token, or off). */
+/** gatewayUrl, ports and databases, with what an extension of the stack added. */
 export type StackReady = StackReadyMessage;
 /** Any "ready" message, so that one the schema refuses fails the start at once, with the reason. */
 const AnyReadyMessage = z.object({ type: z.literal('ready') });

@@ -1,6 +1,6 @@
 // What names the lab, for the check that the template's code holds none of it
 // once the lab is removed (issue 30): the lab's package names, its settings,
-// its vocabulary and its region markers. Looked for in the source of apps/ and
+// its vocabulary, its settings and ports, and its region markers. Looked for in the source of apps/ and
 // packages/ of the lab-free copy, where any hit is lab code the removal left.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,6 +18,9 @@ export const LAB_IDENTIFIERS: readonly { name: string; pattern: RegExp }[] = [
   { name: 'noFaults', pattern: /noFaults/ },
   { name: '.hit(', pattern: /\.hit\(/ },
   { name: 'MISTAKES', pattern: /MISTAKES/ },
+  // Lab mode's and the console's settings, and the lab's ports in the stack state.
+  { name: 'lab settings', pattern: /STACK_FAULTS|STACK_CONSOLE|CONSOLE_URL/ },
+  { name: 'lab ports', pattern: /\binventory2\b|\blabControl\b/ },
   { name: BEGIN_MARKER, pattern: new RegExp(escaped(BEGIN_MARKER.replace('// ', ''))) },
   { name: END_MARKER, pattern: new RegExp(escaped(END_MARKER.replace('// ', ''))) },
 ];

@@ -32,6 +32,8 @@ describe('labIdentifiersIn', () => {
       'packages/kit/src/index.ts': "export { MISTAKES, noFaults } from './lab.js';\n",
       'packages/kit/src/types.ts': 'type T = StackFaults | FaultsConfig;\n// lab:begin\n',
       'packages/kit/package.json': '{ "dependencies": { "@effectively-once/invariants": "1" } }\n',
+      'apps/supervisor/src/config.ts': "const console = env['STACK_CONSOLE'];\n",
+      'apps/supervisor/src/ports.ts': 'const ports = { labControl: 3013 };\n',
     });
 
     expect(labIdentifiersIn(root)).toEqual(
@@ -48,6 +50,8 @@ describe('labIdentifiersIn', () => {
         { file: 'packages/kit/src/index.ts', line: 1, identifier: 'noFaults' },
         { file: 'packages/kit/src/types.ts', line: 1, identifier: 'faults' },
         { file: 'packages/kit/src/types.ts', line: 2, identifier: '// lab:begin' },
+        { file: 'apps/supervisor/src/config.ts', line: 1, identifier: 'lab settings' },
+        { file: 'apps/supervisor/src/ports.ts', line: 1, identifier: 'lab ports' },
         { file: 'packages/kit/package.json', line: 1, identifier: '@effectively-once/invariants' },
       ]),
     );

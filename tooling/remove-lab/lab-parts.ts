@@ -10,7 +10,8 @@ export const LAB_PATHS: readonly string[] = [
   'apps/lab',
   'packages/lab',
   'e2e/lab',
-  // The supervisor's lab mode: lab-control, the fault proxy's links, the console process.
+  // The supervisor's lab mode, attached through its extension point (ADR 0037): the
+  // console process, lab-control, the fault proxy's links, the lab's ports and banner lines.
   'apps/supervisor/src/lab',
   // The gateway's side of the console: its routes, the lineage and stuck-order routes it
   // forwards to the console, their OpenAPI paths and the console's stand-in for tests.
@@ -56,6 +57,7 @@ export const LAB_PACKAGES: readonly string[] = [
   '@effectively-once/fault-proxy',
   '@effectively-once/invariants',
   '@effectively-once/scenario-runner',
+  '@effectively-once/lab-stack',
 ];
 
 /** Dependencies that only the lab's files use, by the package.json that declares them. */

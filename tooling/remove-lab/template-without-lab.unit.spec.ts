@@ -23,30 +23,6 @@ const RUN_BY_EVERY_TEST = [
   'packages/postgres/src/testing/global-setup.ts',
 ];
 
-/**
- * Files of the lab-free copy that still name the lab, each with what keeps it
- * there: lab code not moved out yet (issue 30, item 1). The check below fails
- * on a lab identifier in any other file, and on a file listed here that no
- * longer holds one, so this list can only shrink.
- */
-const NOT_YET_MOVED: Readonly<Record<string, string>> = {
-  // The supervisor's lab mode (FAULTS_ENABLED, its token, its banner) and the
-  // stack state that hands the token to the lab's tools.
-  'apps/supervisor/src/banner.ts': 'the lab-mode notice and FAULTS_TOKEN line',
-  'apps/supervisor/src/banner.unit.spec.ts': 'its test',
-  'apps/supervisor/src/config.ts': 'the FaultsSetting it parses',
-  'apps/supervisor/src/config.unit.spec.ts': 'its test',
-  'apps/supervisor/src/main.ts': 'config.faults handed to the stack, the banner and the state',
-  'apps/supervisor/src/stack-target.ts': 'the lab token as the admin token',
-  'apps/supervisor/src/stack-target.unit.spec.ts': 'its test',
-  'apps/supervisor/src/stack.ts': 'StackInput.faults',
-  'apps/supervisor/src/state-file.ts': 'an example naming state.faults',
-  'apps/supervisor/src/state-file.int.spec.ts': 'its test',
-  'apps/supervisor/src/added-services.unit.spec.ts': 'a stack input with faults off',
-  'apps/supervisor/src/testing/stack-fixture.ts': 'a stack input with faults off',
-  'packages/stack-protocol/src/stack-state.ts': 'StackFaults in the stack state',
-};
-
 /** The step before runs the docs check's tests already. */
 const DOCS_CHECK = 'tooling/docs-check/';
 
@@ -68,11 +44,8 @@ describe('the template without the lab', () => {
     expect(again).toEqual({ deletions: [], edits: [] });
   });
 
-  it('holds no lab identifier in the source of apps/ and packages/, beyond the files not moved yet', () => {
-    const hits = labIdentifiersIn(template().root);
-    expect(hits.filter(({ file }) => !(file in NOT_YET_MOVED))).toEqual([]);
-    const stillNaming = new Set(hits.map(({ file }) => file));
-    expect(Object.keys(NOT_YET_MOVED).filter((file) => !stillNaming.has(file))).toEqual([]);
+  it('holds no lab identifier in the source of apps/ and packages/', () => {
+    expect(labIdentifiersIn(template().root)).toEqual([]);
   });
 
   it(

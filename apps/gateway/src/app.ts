@@ -9,19 +9,26 @@ import { registerForwardedRoutes } from './routes/forward.routes.js';
 import { registerHealthRoutes } from './routes/health.routes.js';
 import { registerIndexRoutes } from './routes/index.routes.js';
 import { registerOpenApiRoute } from './routes/openapi.routes.js';
-// lab:begin
-import { registerLabRoutes } from './lab/lab-routes.js';
-// lab:end
 
 /** The service kit's HTTP base: the same problem documents, request ids and timeouts as the services. */
 export type GatewayInstance = FastifyZodInstance;
 
+/**
+ * The gateway's one extension point: routes of its own beside the services'
+ * (in the forwarding scope, which parses no body), and the paths of the JSON
+ * index when the extension serves `/` itself.
+ */
+export interface GatewayExtension {
+  /** Registered in the forwarding scope, after the services' routes. */
+  registerRoutes?(scope: GatewayInstance, options: Pick<GatewayOptions, 'upstreamTimeoutMs'>): void;
+  /** Where the JSON index answers; `/api` and `/` unless given. */
+  readonly indexPaths?: readonly string[];
+}
+
 export interface GatewayOptions {
   upstreams: Upstreams;
-  // lab:begin
-  /** The flow console's base URL: it then answers `/`, `/assets/*` and `/api/console/*`. */
-  consoleUrl?: string | undefined;
-  // lab:end
+  /** What is attached to the gateway from outside (GatewayExtension); nothing by default. */
+  extension?: GatewayExtension | undefined;
   /** How long a forwarded request waits for the service's answer before 504. */
   upstreamTimeoutMs: number;
   /** How long /api/health waits for each service's /ready. */
@@ -71,20 +78,11 @@ export function buildApp(options: GatewayOptions): GatewayInstance {
   void app.register((scope, _options, done) => {
     registerForwardedRoutes(scope, options);
     registerAdminRoutes(scope, options);
-    // lab:begin
-    registerLabRoutes(scope, options);
-    // lab:end
+    options.extension?.registerRoutes?.(scope, options);
     done();
   });
   registerHealthRoutes(app, options);
   registerOpenApiRoute(app);
-  // lab:begin
-  // With the console, `/` is the console's page: the JSON index is at /api only.
-  if (options.consoleUrl !== undefined) {
-    registerIndexRoutes(app, ['/api']);
-    return app;
-  }
-  // lab:end
-  registerIndexRoutes(app, ['/api', '/']);
+  registerIndexRoutes(app, options.extension?.indexPaths ?? ['/api', '/']);
   return app;
 }

@@ -4,7 +4,8 @@ import { z } from 'zod';
 
 const Port = z.coerce.number().int().min(0).max(65_535);
 /** An http(s) base URL; a trailing slash is dropped so paths can be appended. */
-const BaseUrl = z
+/** An http(s) URL without its trailing slash. */
+export const BaseUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
   .transform((url) => url.replace(/\/+$/, ''));
 const Milliseconds = z.coerce.number().int().positive().max(600_000);
@@ -37,10 +38,6 @@ const GatewayEnv = z.object({
   NOTIFICATION_URL: ReplicaUrls('http://127.0.0.1:3004'),
   PAYMENT_PROVIDER_URL: ReplicaUrls('http://127.0.0.1:3005'),
   MAIL_SINK_URL: ReplicaUrls('http://127.0.0.1:3006'),
-  // lab:begin
-  /** The flow console (apps/lab/console): when set, the gateway serves it at `/`. */
-  CONSOLE_URL: BaseUrl.optional(),
-  // lab:end
   /** How long a forwarded request may wait for the service's answer before 504. */
   UPSTREAM_TIMEOUT_MS: Milliseconds.default(10_000),
   /** How long /api/health waits for each service's /ready. */
@@ -56,10 +53,6 @@ export interface GatewayConfig {
   host: string;
   port: number;
   upstreams: Upstreams;
-  // lab:begin
-  /** Where `/`, `/assets/*` and `/api/console/*` go; undefined: `/` is the JSON index. */
-  consoleUrl: string | undefined;
-  // lab:end
   upstreamTimeoutMs: number;
   healthTimeoutMs: number;
   requestTimeoutMs: number;
@@ -102,9 +95,6 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       'payment-provider': e.PAYMENT_PROVIDER_URL,
       'mail-sink': e.MAIL_SINK_URL,
     },
-    // lab:begin
-    consoleUrl: e.CONSOLE_URL,
-    // lab:end
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     healthTimeoutMs: e.HEALTH_TIMEOUT_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,

@@ -17,9 +17,6 @@ describe('loadGatewayConfig', () => {
         'payment-provider': ['http://127.0.0.1:3005'],
         'mail-sink': ['http://127.0.0.1:3006'],
       },
-      // lab:begin
-      consoleUrl: undefined,
-      // lab:end
       upstreamTimeoutMs: 10_000,
       healthTimeoutMs: 1_000,
       requestTimeoutMs: 10_000,
@@ -32,9 +29,6 @@ describe('loadGatewayConfig', () => {
       PORT: '8080',
       HOST: '0.0.0.0',
       ORDER_URL: 'http://orders.internal:9000/',
-      // lab:begin
-      CONSOLE_URL: 'http://127.0.0.1:3007/',
-      // lab:end
       UPSTREAM_TIMEOUT_MS: '2500',
       HEALTH_TIMEOUT_MS: '200',
       REQUEST_TIMEOUT_MS: '3000',
@@ -44,9 +38,6 @@ describe('loadGatewayConfig', () => {
       host: '0.0.0.0',
       port: 8080,
       upstreams: { order: ['http://orders.internal:9000'] },
-      // lab:begin
-      consoleUrl: 'http://127.0.0.1:3007',
-      // lab:end
       upstreamTimeoutMs: 2500,
       healthTimeoutMs: 200,
       requestTimeoutMs: 3000,

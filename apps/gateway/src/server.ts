@@ -4,6 +4,9 @@
 import { onShutdownSignal } from '@effectively-once/service-kit/http-edge';
 import { buildApp } from './app.js';
 import { loadGatewayConfig } from './config.js';
+// lab:begin
+import { labGateway } from './lab/lab-gateway.js';
+// lab:end
 
 /** In-flight requests finish; one that outlives this does not hold the exit. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -11,13 +14,13 @@ const SHUTDOWN_TIMEOUT_MS = 10_000;
 const config = loadGatewayConfig();
 const app = buildApp({
   upstreams: config.upstreams,
-  // lab:begin
-  consoleUrl: config.consoleUrl,
-  // lab:end
   upstreamTimeoutMs: config.upstreamTimeoutMs,
   healthTimeoutMs: config.healthTimeoutMs,
   requestTimeoutMs: config.requestTimeoutMs,
   logLevel: config.logLevel,
+  // lab:begin
+  extension: labGateway(),
+  // lab:end
 });
 
 onShutdownSignal({ log: app.log, close: () => app.close(), timeoutMs: SHUTDOWN_TIMEOUT_MS });

@@ -21,8 +21,6 @@ describe('services added with pnpm new service', () => {
       adminUrl: postgres('postgres'),
       logLevel: 'info',
       inheritedEnv: { PATH: '/usr/bin' },
-      faults: { enabled: false },
-      console: false,
       added: [{ name: 'gift-cards', port: 3008, databaseUrl: postgres('gift_cards') }],
     });
 

@@ -1,38 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { labModeNotice, phaseSummary, readyBanner, type BannerInput } from './banner.js';
+import { phaseSummary, readyBanner, type BannerInput } from './banner.js';
 import { FIXED_PORTS } from './stack.js';
 
-const token = 'lab-token-0123456789abcdef';
 const input: BannerInput = {
   host: '127.0.0.1',
   ports: FIXED_PORTS,
   startedInMs: 9_800,
   eventStore: 'embedded (PostgreSQL)',
   postgres: 'embedded',
-  faults: { enabled: false },
   stateFile: '/repo/.stack/stack.json',
 };
 
-describe('labModeNotice', () => {
-  it('given lab mode, then it says fault injection is on and shows the token', () => {
-    const lines = labModeNotice({ enabled: true, token });
-    expect(lines[0]).toMatch(/^FAULT INJECTION IS ON/);
-    expect(lines.join('\n')).toContain(`FAULTS_TOKEN=${token}`);
-  });
-
-  it('given a default stack, then it says nothing', () => {
-    expect(labModeNotice({ enabled: false })).toEqual([]);
-  });
-});
-
 describe('readyBanner', () => {
-  it('given a default stack, then fault injection is off and there is no inventory-2', () => {
+  it('given a default stack, then every process and the state file, and nothing else', () => {
     const banner = readyBanner(input);
-    expect(banner).toMatch(/fault injection: +off/);
     expect(banner).toMatch(/state file: +\/repo\/\.stack\/stack\.json/);
-    expect(banner).not.toContain('inventory-2');
-    expect(banner).not.toContain('lab control');
-    expect(banner).not.toContain('console:');
+    expect(banner.split('\n').filter((line) => line.startsWith('  '))).toHaveLength(10);
+  });
+
+  it('given lines of an extension, then they come after the stack’s, before the state file', () => {
+    const banner = readyBanner({ ...input, extensionLines: ['  extra:               on'] });
+    expect(banner).toContain(
+      '  PostgreSQL:          embedded\n  extra:               on\n  state file:',
+    );
   });
 
   it('given services added with pnpm new service, then each is listed with its port after the saga', () => {
@@ -47,23 +37,6 @@ describe('readyBanner', () => {
       '  notification:        http://127.0.0.1:3004\n  shipping:            http://127.0.0.1:3008  (added with pnpm new service)\n',
     );
     expect(banner).toContain('  a-service-with-a-long-name: http://127.0.0.1:3009 ');
-  });
-
-  it('given the console, then it is shown at the entry point, not at its own port', () => {
-    const banner = readyBanner({ ...input, ports: { ...FIXED_PORTS, console: 3007 } });
-    expect(banner).toMatch(/console: +http:\/\/127\.0\.0\.1:3000\/\n/);
-    expect(banner).not.toContain(':3007');
-  });
-
-  it('given lab mode, then it lists inventory-2, the lab-control server and the token', () => {
-    const banner = readyBanner({
-      ...input,
-      ports: { ...FIXED_PORTS, inventory2: 3012, labControl: 3013 },
-      faults: { enabled: true, token },
-    });
-    expect(banner).toMatch(/inventory-2: +http:\/\/127\.0\.0\.1:3012/);
-    expect(banner).toContain(`ON (FAULTS_TOKEN=${token})`);
-    expect(banner).toMatch(/lab control: +http:\/\/127\.0\.0\.1:3013 /);
   });
 });
 

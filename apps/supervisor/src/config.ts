@@ -5,9 +5,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { parseReplicaCounts } from './replicas.js';
-// lab:begin
-import { labSettings } from './lab/lab-config.js';
-// lab:end
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -21,7 +18,7 @@ export const STACK_VERSION = z
 const port = z.coerce.number().int().min(0).max(65_535);
 
 const SupervisorEnv = z.object({
-  /** The public entry point: the gateway, which serves the console at `/`. 0 picks a free port. */
+  /** The public entry point: the gateway. 0 picks a free port. */
   PORT: port.default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   /**
@@ -58,7 +55,7 @@ const SupervisorEnv = z.object({
   /** `raw`: pass the services' JSON log lines through. `pretty`: one short line each. */
   STACK_LOG_FORMAT: z.enum(['pretty', 'raw']).default('pretty'),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal']).default('info'),
-  /** Where the running stack describes itself (URLs, ports, token) for tools; relative to the working directory. */
+  /** Where the running stack describes itself (URLs, ports, databases) for tools; relative to the working directory. */
   STACK_STATE_FILE: z.string().min(1).optional(),
   /** `order=2,inventory=2,…`: processes per saga service (replicas.ts); one each by default. */
   STACK_REPLICAS: z
@@ -74,19 +71,12 @@ const SupervisorEnv = z.object({
     }),
 });
 
-/** Lab mode is off, or on with the token every /admin/lab call must carry. */
-export type FaultsSetting =
-  { readonly enabled: false } | { readonly enabled: true; readonly token: string };
-
 export type SupervisorConfig = Omit<
   z.output<typeof SupervisorEnv>,
   'STACK_STATE_FILE' | 'STACK_BUNDLE_DIR'
 > & {
-  /** The web console at the entry point's `/` (STACK_CONSOLE, lab/lab-config.ts); off without the lab. */
-  readonly STACK_CONSOLE: boolean;
   /** What the children inherit unchanged: PATH, the event-store and database selection, etc. */
   readonly inheritedEnv: Readonly<Record<string, string>>;
-  readonly faults: FaultsSetting;
   /** Absolute path of the state file. */
   readonly stateFile: string;
   /** Absolute path of the bundles' cache folder. */
@@ -114,8 +104,8 @@ const INHERITED = [
   'EVENTSTORE_CONNECTION_STRING',
   // The services' /admin routes (parked messages) exist only when it is set.
   'ADMIN_TOKEN',
-  // The order saga's deadlines and their timer (docs/saga.md): a lab stack
-  // with short deadlines shows a deadline passing in seconds.
+  // The order saga's deadlines and their timer (docs/saga.md): a stack with
+  // short deadlines shows a deadline passing in seconds.
   'ORDER_INVENTORY_DEADLINE_MS',
   'ORDER_PAYMENT_DEADLINE_MS',
   'ORDER_COMPLETE_DEADLINE_MS',
@@ -148,14 +138,9 @@ export function loadSupervisorConfig(env: NodeJS.ProcessEnv = process.env): Supe
     if (value !== undefined && value !== '') inheritedEnv[key] = value;
   }
   const { STACK_STATE_FILE, STACK_BUNDLE_DIR, ...settings } = parsed.data;
-  const withoutLab = { STACK_CONSOLE: false, faults: { enabled: false } } as const;
   return {
     ...settings,
     inheritedEnv,
-    ...withoutLab,
-    // lab:begin
-    ...labSettings(env),
-    // lab:end
     stateFile: STACK_STATE_FILE === undefined ? DEFAULT_STATE_FILE : path.resolve(STACK_STATE_FILE),
     bundleDir: STACK_BUNDLE_DIR === undefined ? DEFAULT_BUNDLE_DIR : path.resolve(STACK_BUNDLE_DIR),
   };

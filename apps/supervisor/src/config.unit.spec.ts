@@ -65,9 +65,8 @@ describe('loadSupervisorConfig', () => {
     });
   });
 
-  it('given no lab settings, then fault injection is off and the state file is .stack/stack.json in the repository', () => {
-    const config = loadSupervisorConfig({ FAULTS_TOKEN: 'a-token-that-is-long-enough' });
-    expect(config.faults).toEqual({ enabled: false });
+  it('given no STACK_STATE_FILE, then the state file is .stack/stack.json in the repository', () => {
+    const config = loadSupervisorConfig({});
     expect(config.stateFile).toBe(DEFAULT_STATE_FILE);
     const repoRoot = path.dirname(path.dirname(DEFAULT_STATE_FILE));
     expect(path.relative(repoRoot, DEFAULT_STATE_FILE)).toBe(path.join('.stack', 'stack.json'));

@@ -1,8 +1,8 @@
 // Every database of the stack exists and the embedded event store's schema is
 // migrated before any process starts. Each service migrates that schema again
 // at start (a no-op after this, under the migrator's lock), which is what a
-// deployment without the supervisor relies on; here it is done first so the
-// flow console, which reads the store but is not a service, finds it ready.
+// deployment without the supervisor relies on; here it is done first so a
+// process that reads the store but is not a service finds it ready.
 import { eventStoreMigrations } from '@effectively-once/event-store';
 import { connect, createDatabase, migrateToLatest } from '@effectively-once/postgres';
 import { DATABASE_SUFFIXES as SUFFIX, type DatabaseUrls } from './stack.js';

@@ -3,33 +3,32 @@
 // the databases, starts every process but the gateway at once, seeds demo
 // stock, then opens the gateway: its /api/health answers 200 only once an
 // order would go through. Prints the URLs, writes the state file, and on
-// Ctrl-C or SIGTERM stops everything it started.
+// Ctrl-C or SIGTERM stops everything it started. What runs beside the stack
+// attaches as an extension (stack-extension.ts), at its place in each step.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startPostgres, type PostgresServer } from '@effectively-once/postgres';
-import { labModeNotice, phaseSummary, readyBanner } from './banner.js';
+import { phaseSummary, readyBanner } from './banner.js';
 import { addedServiceEntries } from './added-services.js';
 import { prepareAddedServices } from './prepare-added-services.js';
 import { loadSupervisorConfig, STACK_VERSION } from './config.js';
 import { prepareDatabases } from './databases.js';
-import { outcomeForConsole } from './delivery-outcomes.js';
 // lab:begin
-import { CONSOLE_ENTRY } from './lab/lab-stack.js';
-import { openLab } from './lab/open-lab.js';
+import { labMode } from './lab/lab-mode.js';
 // lab:end
 import { formatLogLine } from './log-lines.js';
-import { chooseReplicaPorts, choosePorts, portNumbers } from './ports.js';
+import { chooseReplicaPorts, choosePorts, extensionPortsContext, portNumbers } from './ports.js';
 import { buildProcessBundles, processCommand, type ProcessBundles } from './process-bundles.js';
 import { DEFAULT_RESTART_POLICY } from './restart-policy.js';
 import { seedInventory } from './seed.js';
 import { defineStack, ENTRIES, type ProcessGroup, type ProcessSpec } from './stack.js';
+import type { OpenedStackExtension, StackExtension } from './stack-extension.js';
 import { stackTarget } from './stack-target.js';
 import {
   ProcessListeningMessage,
-  type DeliveryOutcomeMessage,
-  type ProcessEventMessage,
+  type StackPorts,
   type StackReadyMessage,
   type StackState,
 } from '@effectively-once/stack-protocol';
@@ -51,6 +50,12 @@ const GROUPS: readonly ProcessGroup[] = ['external', 'service', 'edge'];
 const SUPERVISOR_ENTRY = 'apps/supervisor/src/main.ts';
 
 const config = loadSupervisorConfig();
+/** What runs beside the template's stack, in order (stack-extension.ts). */
+const extensions: readonly StackExtension[] = [
+  // lab:begin
+  labMode(),
+  // lab:end
+];
 const print = (line: string): void => void process.stdout.write(`${line}\n`);
 const say = (message: string): void => print(formatLogLine('supervisor', message, 'raw'));
 /** A test that started the stack with an IPC channel hears what happens; a terminal does not. */
@@ -65,15 +70,8 @@ let supervisedPostgres: SupervisedPostgres | undefined;
 const restartPolicy = { ...DEFAULT_RESTART_POLICY, maxDelayMs: config.STACK_RESTART_MAX_DELAY_MS };
 /** This run's mail spool directory, when it is not kept in STACK_DATA_DIR. */
 let mailSpoolDir: string | undefined;
-/**
- * Servers beside the processes that stop with them (lab mode's fault proxy and
- * lab-control): `beside` starts closing before the processes stop and is
- * awaited last; `after` closes once the processes are down.
- */
-const companions: { beside: (() => Promise<void>)[]; after: (() => Promise<void>)[] } = {
-  beside: [],
-  after: [],
-};
+/** The extensions once opened: they hear the processes and stop with the stack. */
+const opened: OpenedStackExtension[] = [];
 let stopping: Promise<void> | undefined;
 /** Set once the state file is being written: stopping waits for it, then removes the file. */
 let stateWrite: Promise<void> | undefined;
@@ -95,11 +93,11 @@ function describeEvent(event: ProcessEvent): string {
   return `${event.name} (pid ${String(event.pid)}) exited with ${how}; restarting in ${String(event.restartInMs)} ms`;
 }
 
-/** A start or death of a process, or of the embedded server: in the log, to a parent over IPC, and to the console. */
+/** A start or death of a process, or of the embedded server: in the log, to a parent over IPC, and to the extensions. */
 function reportProcessEvent(event: ProcessEvent): void {
   say(describeEvent(event));
   tell({ type: 'process', event });
-  sendToConsole({ type: 'process-event', at: new Date().toISOString(), event });
+  for (const extension of opened) extension.onProcessEvent?.(event);
 }
 
 /**
@@ -122,21 +120,6 @@ function keepPostgresRunning(server: PostgresServer): SupervisedPostgres | undef
         `postgres did not start: ${message.split('\n').join(' | ')}; trying again in ${String(restartInMs)} ms`,
       ),
   });
-}
-
-/**
- * The console shows each settled delivery: the saga services report them over
- * IPC, and they go on to the console over its own channel. Reports sent before
- * it runs, or while it restarts, are dropped: it keeps outcomes only from its own start.
- */
-function forwardOutcome(spec: ProcessSpec, message: unknown): void {
-  const outcome = outcomeForConsole(spec.name, message);
-  if (outcome !== undefined) sendToConsole(outcome);
-}
-
-/** To the console's channel when it runs; dropped otherwise, like the outcomes. */
-function sendToConsole(message: DeliveryOutcomeMessage | ProcessEventMessage): void {
-  running.find((process_) => process_.spec.name === 'console')?.send(message);
 }
 
 function isListening(message: unknown): boolean {
@@ -178,7 +161,7 @@ function startProcesses(
           // Checked by its type first: a failed parse builds an error, and every
           // delivery report passes here.
           if (isListening(message)) listening.heard();
-          else forwardOutcome(spec, message);
+          else for (const extension of opened) extension.onProcessMessage?.(spec, message);
         },
         onEvent: reportProcessEvent,
       }),
@@ -243,6 +226,17 @@ async function mailSpoolFile(): Promise<string> {
   return path.join(mailSpoolDir, 'mail-spool.jsonl');
 }
 
+/** The stack's ports with each extension's own, chosen after the stack's (stack-extension.ts). */
+async function withExtensionPorts(stackPorts: StackPorts): Promise<StackPorts> {
+  let ports = stackPorts;
+  for (const extension of extensions) {
+    if (extension.ports === undefined) continue;
+    const context = extensionPortsContext({ mode: config.STACK_PORTS, host: config.HOST, ports });
+    ports = { ...ports, ...(await extension.ports(context)) };
+  }
+  return ports;
+}
+
 async function stopAll(exitCode: number): Promise<void> {
   stopping ??= (async () => {
     say('stopping');
@@ -253,16 +247,17 @@ async function stopAll(exitCode: number): Promise<void> {
       await stateWrite.catch(() => undefined);
       await removeStateFile(config.stateFile, process.pid);
     }
-    // Not awaited first: lab-control waits for its requests in flight, and a PostgreSQL
-    // restart in flight ends only when postgres.stop() below cuts its pause short.
-    const closingBeside = companions.beside.map((close) => close());
+    // Not awaited first: an extension may wait for work in flight that ends only
+    // when postgres.stop() below cuts it short (stack-extension.ts, `stopping`).
+    const stoppingExtensions = opened.map(
+      (extension) => extension.stopping?.() ?? Promise.resolve(),
+    );
     for (const group of [...GROUPS].reverse()) {
       await Promise.all(running.filter((p) => p.spec.group === group).map((p) => p.stop()));
     }
-    // After the processes: a link closed under a stopping service would look like a fault.
-    for (const close of companions.after) await close();
+    for (const extension of opened) await extension.afterProcesses?.();
     await postgres?.stop();
-    await Promise.all(closingBeside);
+    await Promise.all(stoppingExtensions);
     if (mailSpoolDir !== undefined) await rm(mailSpoolDir, { recursive: true, force: true });
     say('stopped');
     process.exit(exitCode);
@@ -272,7 +267,7 @@ async function stopAll(exitCode: number): Promise<void> {
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
-  labModeNotice(config.faults).forEach(say);
+  extensions.flatMap((extension) => extension.notice ?? []).forEach(say);
   // esbuild works in its own process while this one waits for PostgreSQL.
   const bundling =
     config.STACK_RUNTIME === 'bundle'
@@ -285,9 +280,7 @@ async function main(): Promise<void> {
               ...Object.values(ENTRIES),
               ...addedServiceEntries(),
               SUPERVISOR_ENTRY,
-              // lab:begin
-              CONSOLE_ENTRY,
-              // lab:end
+              ...extensions.flatMap((extension) => extension.entries ?? []),
             ],
             cacheDir: config.bundleDir,
             traced: true,
@@ -316,30 +309,19 @@ async function main(): Promise<void> {
     mode: config.STACK_PORTS,
     host: config.HOST,
     gatewayPort: config.PORT,
-    lab: config.faults.enabled,
-    console: config.STACK_CONSOLE,
   });
-  const replicaPorts = {
-    ...(await chooseReplicaPorts({
-      mode: config.STACK_PORTS,
-      host: config.HOST,
-      ports: chosenPorts,
-      counts: config.STACK_REPLICAS,
-    })),
-    // lab:begin
-    // A replica called inventory-2 is the lab's second inventory process:
-    // it listens where the lab's clients know that process to be.
-    ...(chosenPorts.inventory2 !== undefined && config.STACK_REPLICAS.inventory > 1
-      ? { 'inventory-2': chosenPorts.inventory2 }
-      : {}),
-    // lab:end
-  };
+  const replicaPorts = await chooseReplicaPorts({
+    mode: config.STACK_PORTS,
+    host: config.HOST,
+    ports: chosenPorts,
+    counts: config.STACK_REPLICAS,
+  });
   const replicas = { counts: config.STACK_REPLICAS, ports: replicaPorts };
-  // Where the stack's tools (the console's metrics, the state file) find the replicas.
-  const ports = {
+  // Where the stack's tools (the state file) find the replicas.
+  const ports = await withExtensionPorts({
     ...chosenPorts,
     ...(Object.keys(replicaPorts).length === 0 ? {} : { replicas: replicaPorts }),
-  };
+  });
   const added = await prepareAddedServices({
     mode: config.STACK_PORTS,
     host: config.HOST,
@@ -347,26 +329,20 @@ async function main(): Promise<void> {
     prefix: config.STACK_DATABASE_PREFIX,
     taken: portNumbers(ports),
   });
-  // lab:begin
-  const lab = await openLab({
-    host: config.HOST,
-    faults: config.faults,
-    ports,
-    databases,
-    postgres,
-    supervisedPostgres,
-    processes: running,
-    say,
-  });
-  if (lab !== undefined) {
-    companions.beside.push(() =>
-      lab
-        .closeControl()
-        .catch((error: unknown) => say(`lab-control did not close cleanly: ${String(error)}`)),
+  for (const extension of extensions) {
+    opened.push(
+      await extension.open({
+        host: config.HOST,
+        ports,
+        databases,
+        inheritedEnv: config.inheritedEnv,
+        postgres,
+        supervisedPostgres,
+        processes: running,
+        say,
+      }),
     );
-    companions.after.push(() => lab.closeProxy());
   }
-  // lab:end
   const specs = defineStack({
     host: config.HOST,
     ports,
@@ -374,15 +350,15 @@ async function main(): Promise<void> {
     adminUrl: postgres.adminUrl,
     logLevel: config.LOG_LEVEL,
     inheritedEnv: config.inheritedEnv,
-    faults: config.faults,
-    console: config.STACK_CONSOLE,
     version: STACK_VERSION,
     mailSpoolFile: await mailSpoolFile(),
     added,
     replicas,
-    // lab:begin
-    ...(lab === undefined ? {} : { links: lab.links }),
-    // lab:end
+    extend: (template, input) =>
+      opened.reduce<ProcessSpec[]>(
+        (changed, extension) => extension.processes?.(changed, input) ?? changed,
+        [...template],
+      ),
   });
   const bundles = await bundling;
   if (bundles !== undefined) {
@@ -390,16 +366,20 @@ async function main(): Promise<void> {
   }
   const inventoryUrl = `http://${config.HOST}:${String(ports.inventory)}`;
   await startStackProcesses(specs, bundles, inventoryUrl);
+  // What the extensions add for the tools that know them (fields of their own, an admin token).
+  const extensionState: Readonly<Record<string, unknown>> = Object.fromEntries(
+    opened.flatMap((extension) => Object.entries(extension.state ?? {})),
+  );
   const state: StackState = {
     ...stackTarget({
       host: config.HOST,
       ports,
       adminUrl: postgres.adminUrl,
       databases,
-      faults: config.faults,
       inheritedEnv: config.inheritedEnv,
       added,
     }),
+    ...extensionState,
     pid: process.pid,
     startedAt: new Date().toISOString(),
   };
@@ -417,17 +397,17 @@ async function main(): Promise<void> {
           ? 'embedded (PostgreSQL)'
           : 'EventStoreDB',
       postgres: postgres.kind,
-      faults: config.faults,
       stateFile: config.stateFile,
       added,
+      extensionLines: opened.flatMap((extension) => extension.banner ?? []),
     }),
   );
   const ready: StackReadyMessage = {
+    ...extensionState,
     type: 'ready',
     gatewayUrl: state.gatewayUrl,
     ports,
     databases: state.databases,
-    faults: config.faults,
     phasesMs,
   };
   tell(ready);

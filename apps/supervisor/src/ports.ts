@@ -1,25 +1,19 @@
 import { findFreePort } from '@effectively-once/postgres';
 import { extraReplicas, fixedReplicaPort, type ReplicaCounts } from './replicas.js';
+import type { ExtensionPortsContext } from './stack-extension.js';
 import { FIXED_PORTS, type StackPorts } from './stack.js';
-// lab:begin
-import { FIXED_CONSOLE_PORT, FIXED_INVENTORY_2_PORT, FIXED_LAB_CONTROL_PORT } from './stack.js';
-// lab:end
 
 /**
  * The documented ports, or free ones picked once at start. They are kept for
  * the stack's life, so a restarted service comes back where the others expect it.
  *
  * @example
- * const ports = await choosePorts({ mode: 'auto', host: '127.0.0.1', gatewayPort: 0, lab: false, console: true });
+ * const ports = await choosePorts({ mode: 'auto', host: '127.0.0.1', gatewayPort: 0 });
  */
 export async function choosePorts(input: {
   mode: 'fixed' | 'auto';
   host: string;
   gatewayPort: number;
-  /** Lab mode: a port for inventory-2 and one for the lab-control server as well. */
-  lab: boolean;
-  /** STACK_CONSOLE: a port for the console process as well. */
-  console: boolean;
 }): Promise<StackPorts> {
   // A fixed gateway port is not bound yet either: no service may be given it.
   const taken = new Set<number>(input.gatewayPort === 0 ? [] : [input.gatewayPort]);
@@ -34,16 +28,7 @@ export async function choosePorts(input: {
   };
   const gateway = input.gatewayPort === 0 ? await pick() : input.gatewayPort;
   if (input.mode === 'fixed') {
-    return {
-      ...FIXED_PORTS,
-      gateway,
-      // lab:begin
-      ...(input.lab
-        ? { inventory2: FIXED_INVENTORY_2_PORT, labControl: FIXED_LAB_CONTROL_PORT }
-        : {}),
-      ...(input.console ? { console: FIXED_CONSOLE_PORT } : {}),
-      // lab:end
-    };
+    return { ...FIXED_PORTS, gateway };
   }
   return {
     gateway,
@@ -54,10 +39,6 @@ export async function choosePorts(input: {
     paymentProvider: await pick(),
     mailSink: await pick(),
     smtp: await pick(),
-    // lab:begin
-    ...(input.lab ? { inventory2: await pick(), labControl: await pick() } : {}),
-    ...(input.console ? { console: await pick() } : {}),
-    // lab:end
   };
 }
 
@@ -97,5 +78,33 @@ export async function chooseReplicaPorts(input: {
  */
 export function portNumbers(ports: StackPorts): number[] {
   const { replicas, ...single } = ports;
-  return [...Object.values(single), ...Object.values(replicas ?? {})];
+  // An extension's ports are kept beside the stack's, by name (stack-extension.ts).
+  const named = Object.values(single).filter((port) => typeof port === 'number');
+  return [...named, ...Object.values(replicas ?? {})];
+}
+
+/**
+ * What an extension is given to choose its ports: the mode, the stack's ports
+ * so far, and free ones that none of them has.
+ *
+ * @example
+ * const context = extensionPortsContext({ mode: 'auto', host: '127.0.0.1', ports });
+ * await context.pick(); // 41873
+ */
+export function extensionPortsContext(input: {
+  mode: 'fixed' | 'auto';
+  host: string;
+  ports: StackPorts;
+}): ExtensionPortsContext {
+  const taken = new Set<number>(portNumbers(input.ports));
+  return {
+    mode: input.mode,
+    ports: input.ports,
+    pick: async () => {
+      let port = await findFreePort(input.host);
+      while (taken.has(port)) port = await findFreePort(input.host);
+      taken.add(port);
+      return port;
+    },
+  };
 }

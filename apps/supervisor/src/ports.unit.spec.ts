@@ -1,71 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { choosePorts } from './ports.js';
+import { choosePorts, extensionPortsContext, portNumbers } from './ports.js';
 import { FIXED_PORTS } from './stack.js';
 
 describe('choosePorts with fixed ports', () => {
-  it('given a default stack without the console, then the documented ports and no inventory-2', async () => {
-    const ports = await choosePorts({
-      mode: 'fixed',
-      host: '127.0.0.1',
-      gatewayPort: 3000,
-      lab: false,
-      console: false,
-    });
+  it('given a default stack, then the documented ports', async () => {
+    const ports = await choosePorts({ mode: 'fixed', host: '127.0.0.1', gatewayPort: 3000 });
     expect(ports).toEqual(FIXED_PORTS);
-    expect('inventory2' in ports).toBe(false);
-    expect('console' in ports).toBe(false);
   });
-
-  // lab:begin
-  it('given lab mode, then inventory-2 listens on 3012 and lab-control on 3013', async () => {
-    const ports = await choosePorts({
-      mode: 'fixed',
-      host: '127.0.0.1',
-      gatewayPort: 3000,
-      lab: true,
-      console: false,
-    });
-    expect(ports).toEqual({ ...FIXED_PORTS, inventory2: 3012, labControl: 3013 });
-  });
-
-  it('given the console, then it listens on 3007', async () => {
-    const ports = await choosePorts({
-      mode: 'fixed',
-      host: '127.0.0.1',
-      gatewayPort: 3000,
-      lab: false,
-      console: true,
-    });
-    expect(ports).toEqual({ ...FIXED_PORTS, console: 3007 });
-  });
-  // lab:end
 });
 
 describe('choosePorts with free ports', () => {
-  // lab:begin
-  it('given the console and lab mode, then every process gets its own port', async () => {
-    const ports = await choosePorts({
-      mode: 'auto',
-      host: '127.0.0.1',
-      gatewayPort: 0,
-      lab: true,
-      console: true,
-    });
+  it('given auto, then every process gets its own port', async () => {
+    const ports = await choosePorts({ mode: 'auto', host: '127.0.0.1', gatewayPort: 0 });
     const all = Object.values(ports);
-    expect(all).toHaveLength(Object.keys(FIXED_PORTS).length + 3);
+    expect(all).toHaveLength(Object.keys(FIXED_PORTS).length);
     expect(new Set(all).size).toBe(all.length);
-    expect(ports.console).toBeGreaterThan(0);
   });
-  // lab:end
+});
 
-  it('given no console, then the console has no port', async () => {
-    const ports = await choosePorts({
-      mode: 'auto',
-      host: '127.0.0.1',
-      gatewayPort: 0,
-      lab: false,
-      console: false,
-    });
-    expect('console' in ports).toBe(false);
+describe('the ports an extension picks', () => {
+  it('given the stack’s ports, then each free port it picks is none of them and none picked before', async () => {
+    const ports = await choosePorts({ mode: 'auto', host: '127.0.0.1', gatewayPort: 0 });
+    const context = extensionPortsContext({ mode: 'auto', host: '127.0.0.1', ports });
+    const picked = [await context.pick(), await context.pick()];
+    expect(new Set([...portNumbers(ports), ...picked]).size).toBe(portNumbers(ports).length + 2);
+  });
+
+  it('given ports an extension added by name, then portNumbers counts them with the replicas', () => {
+    const ports = { ...FIXED_PORTS, replicas: { 'payment-2': 3103 }, extra: 3099 };
+    expect(portNumbers(ports)).toEqual([...Object.values(FIXED_PORTS), 3099, 3103]);
   });
 });

@@ -45,14 +45,14 @@ const REQUIRE_BANNER =
 
 /**
  * Code that finds files next to itself (`new URL('../web/', import.meta.url)`:
- * the console's page, the embedded server's guardian script) keeps finding
+ * a web page beside its server, the embedded server's guardian script) keeps finding
  * them from a bundle: `import.meta.url` is defined as the source file's own
  * URL. A define, not a text replace: it changes the expression only, never a
  * string or a comment that mentions it; the inline map keeps lines true.
  */
 function sourceFileUrls(repoRoot: string): Plugin {
   const ownSources = new RegExp(
-    `^${repoRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(apps|packages)/(lab/)?[^/]+/src/.*\\.tsx?$`,
+    `^${repoRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(apps|packages)/([^/]+/)?[^/]+/src/.*\\.tsx?$`,
   );
   return {
     name: 'source-file-urls',

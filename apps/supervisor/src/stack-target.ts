@@ -1,24 +1,9 @@
 // What a running stack tells the tools that drive it: the state file and the
-// console process (CONSOLE_STACK) are built from this one value, so they
-// never disagree about URLs, ports, databases or tokens.
-import type { StackFaults, StackPorts, StackTarget } from '@effectively-once/stack-protocol';
+// ready message are built from this one value, so they never disagree about
+// URLs, ports, databases or tokens.
+import type { StackPorts, StackTarget } from '@effectively-once/stack-protocol';
 import type { PreparedService } from './added-services.js';
 import type { DatabaseUrls } from './stack.js';
-
-/**
- * The services' ADMIN_TOKEN (parked messages, replay): the inherited one, and
- * in lab mode without one the lab token, because the lab's scenarios replay
- * parked messages. Undefined: the /admin routes do not exist.
- *
- * @example
- * stackAdminToken({ enabled: true, token: 'lab-token-0123456789' }, {}); // 'lab-token-0123456789'
- */
-export function stackAdminToken(
-  faults: StackFaults,
-  inheritedEnv: Readonly<Record<string, string>>,
-): string | undefined {
-  return inheritedEnv['ADMIN_TOKEN'] ?? (faults.enabled ? faults.token : undefined);
-}
 
 export interface StackTargetInput {
   readonly host: string;
@@ -26,7 +11,6 @@ export interface StackTargetInput {
   /** The database server's own URL (the superuser's connection). */
   readonly adminUrl: string;
   readonly databases: DatabaseUrls;
-  readonly faults: StackFaults;
   readonly inheritedEnv: Readonly<Record<string, string>>;
   /** Services added with `pnpm new service`: their databases are listed beside the saga's. */
   readonly added?: readonly PreparedService[] | undefined;
@@ -48,16 +32,16 @@ export function addedDatabases(
 
 /**
  * @example
- * const target = stackTarget({ host: '127.0.0.1', ports, adminUrl, databases, faults, inheritedEnv: {} });
+ * const target = stackTarget({ host: '127.0.0.1', ports, adminUrl, databases, inheritedEnv: {} });
  * target.gatewayUrl; // 'http://127.0.0.1:3000'
  */
 export function stackTarget(input: StackTargetInput): StackTarget {
-  const adminToken = stackAdminToken(input.faults, input.inheritedEnv);
+  // The services' ADMIN_TOKEN (parked messages, replay); undefined: the /admin routes do not exist.
+  const adminToken = input.inheritedEnv['ADMIN_TOKEN'];
   return {
     gatewayUrl: `http://${input.host}:${String(input.ports.gateway)}`,
     ports: input.ports,
     databases: { adminUrl: input.adminUrl, ...input.databases, ...addedDatabases(input.added) },
-    faults: input.faults,
     ...(adminToken === undefined ? {} : { adminToken }),
   };
 }

@@ -15,7 +15,6 @@ const input: StackTargetInput = {
   ports: FIXED_PORTS,
   adminUrl: 'postgres://db/postgres',
   databases,
-  faults: { enabled: false },
   inheritedEnv: {},
 };
 

@@ -3,9 +3,6 @@
 import { describe, expect, it } from 'vitest';
 import { ONE_EACH } from './replicas.js';
 import { defineStack } from './stack.js';
-// lab:begin
-import { FIXED_INVENTORY_2_PORT, FIXED_PORTS } from './stack.js';
-// lab:end
 import { databases, defaultInput, processNamed as spec } from './testing/stack-fixture.js';
 
 const replicas = {
@@ -60,27 +57,4 @@ describe('defineStack with replicas', () => {
       defineStack({ ...defaultInput, replicas: { counts: replicas.counts, ports: {} } }),
     ).toThrow('No port for inventory-2');
   });
-
-  // lab:begin
-  it('in lab mode, makes inventory-2 the lab second inventory process, with no relay, instead of adding one', () => {
-    const lab = defineStack({
-      ...defaultInput,
-      ports: { ...FIXED_PORTS, inventory2: FIXED_INVENTORY_2_PORT },
-      faults: { enabled: true, token: 'lab-token-0123456789abcdef' },
-      replicas,
-    });
-
-    expect(lab.filter((p) => p.name.startsWith('inventory')).map((p) => p.name)).toEqual([
-      'inventory',
-      'inventory-2',
-    ]);
-    expect(spec('inventory-2', lab).env).toMatchObject({
-      PORT: '3102',
-      OUTBOX_RELAY: 'false',
-      FAULTS_ENABLED: 'true',
-    });
-    expect(spec('payment-2', lab).env).toMatchObject({ FAULTS_ENABLED: 'true' });
-    expect(spec('payment-2', lab).env['OUTBOX_RELAY']).toBeUndefined();
-  });
-  // lab:end
 });

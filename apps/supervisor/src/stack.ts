@@ -1,15 +1,10 @@
 // What `pnpm start` runs, in start order, and the environment each process
 // gets. Pure: the ports and database URLs come in, process specs go out, so
 // the wiring is unit-tested without starting anything.
-import type { StackFaults, StackPorts } from '@effectively-once/stack-protocol';
+import type { StackPorts } from '@effectively-once/stack-protocol';
 import { addedServiceProcesses, type PreparedService } from './added-services.js';
 import { ONE_EACH, replicaName, type ReplicaCounts, type ReplicatedService } from './replicas.js';
 import { withTracingResource } from './tracing-env.js';
-// lab:begin
-import { exportToConsole } from './lab/console-traces.js';
-import type { StackLinks } from './lab/links.js';
-import { withLab } from './lab/lab-stack.js';
-// lab:end
 
 export type { StackPorts } from '@effectively-once/stack-protocol';
 
@@ -23,17 +18,6 @@ export const FIXED_PORTS: StackPorts = Object.freeze({
   mailSink: 3006,
   smtp: 2525,
 });
-
-// lab:begin
-/** Lab mode's second inventory process, with fixed ports. */
-export const FIXED_INVENTORY_2_PORT = 3012;
-
-/** Lab mode's lab-control server (the supervisor's own lab API), with fixed ports. */
-export const FIXED_LAB_CONTROL_PORT = 3013;
-
-/** The flow console's own port, with fixed ports; users reach it through the gateway. */
-export const FIXED_CONSOLE_PORT = 3007;
-// lab:end
 
 /** One database per service that owns data, plus the embedded event store's. */
 export const DATABASE_SUFFIXES = Object.freeze({
@@ -61,7 +45,7 @@ export const ENTRIES = Object.freeze({
 /**
  * `external`: plays a system outside the shop (card processor, mail server).
  * `service`: one of the four saga services. `edge`: the public entry point
- * and the console behind it. Every process but the gateway starts at once
+ * and what an extension runs behind it. Every process but the gateway starts at once
  * (none needs another to start); the gateway, the door, opens last
  * (main.ts). They stop in the reverse order: edge, service, external.
  */
@@ -83,25 +67,13 @@ export interface StackInput {
   readonly host: string;
   readonly ports: StackPorts;
   readonly databases: DatabaseUrls;
-  /** The database server's own URL: the console's scenarios and lab journals need it. */
+  /** The database server's own URL (the superuser's connection). */
   readonly adminUrl: string;
   readonly logLevel: string;
   /** Inherited by every child (PATH, EVENTSTORE_CONNECTION_STRING, ...). */
   readonly inheritedEnv: Readonly<Record<string, string>>;
-  /** On: the saga services run with fault injection and LAB_CONSUMER_ENV, and inventory runs twice. */
-  readonly faults: StackFaults;
-  /** STACK_CONSOLE: the flow console runs, and the gateway serves it at `/`. */
-  readonly console: boolean;
   /** The processes' `service.version` in their spans (tracing-env.ts). */
   readonly version?: string;
-  // lab:begin
-  /**
-   * Lab mode: the fault proxy's links (lab/links.ts). Given, each saga service
-   * reaches PostgreSQL, payment the card processor and notification the SMTP
-   * sink through its link; absent, everything connects directly.
-   */
-  readonly links?: StackLinks;
-  // lab:end
   /**
    * Where the mail sink keeps what it accepted, so a killed sink still shows
    * every email it answered 250 to; in memory only when absent.
@@ -114,23 +86,20 @@ export interface StackInput {
     readonly counts: ReplicaCounts;
     readonly ports: Readonly<Record<string, number>>;
   };
+  /** What the stack's extensions change in its processes (stack-extension.ts); none by default. */
+  readonly extend?: (specs: readonly ProcessSpec[], input: StackInput) => ProcessSpec[];
 }
 
 /**
  * The processes of the stack in start order.
  *
  * @example
- * const specs = defineStack({ host: '127.0.0.1', ports: FIXED_PORTS, databases, adminUrl, logLevel: 'info', inheritedEnv: {}, faults: { enabled: false }, console: false });
+ * const specs = defineStack({ host: '127.0.0.1', ports: FIXED_PORTS, databases, adminUrl, logLevel: 'info', inheritedEnv: {} });
  */
 export function defineStack(input: StackInput): ProcessSpec[] {
-  let specs = templateStack(input);
-  // lab:begin
-  // Lab mode and the console (docs/template-and-lab.md): links, inventory-2, the console process.
-  if (input.faults.enabled || input.console) specs = withLab(specs, input);
-  // The console collects the stack's spans unless the user chose an exporter.
-  specs = exportToConsole(specs, input);
-  // lab:end
-  return withTracingResource(specs, input.version ?? '0.0.0');
+  const specs = templateStack(input);
+  const extended = input.extend === undefined ? specs : input.extend(specs, input);
+  return withTracingResource(extended, input.version ?? '0.0.0');
 }
 
 /** The template's processes: the four saga services, the two stand-ins for outside systems, the gateway. */

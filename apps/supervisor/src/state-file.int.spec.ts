@@ -11,7 +11,8 @@ import { FIXED_PORTS } from './stack.js';
 
 const state: StackState = {
   gatewayUrl: 'http://127.0.0.1:3000',
-  ports: { ...FIXED_PORTS, inventory2: 3012 },
+  // A port and a field an extension added (stack-extension.ts): kept as written.
+  ports: { ...FIXED_PORTS, extra: 3012 },
   databases: {
     adminUrl: 'postgres://pg@127.0.0.1:5432/postgres',
     order: 'postgres://pg@127.0.0.1:5432/eo_order',
@@ -21,7 +22,8 @@ const state: StackState = {
     paymentProvider: 'postgres://pg@127.0.0.1:5432/eo_payment_provider',
     eventStore: 'postgres://pg@127.0.0.1:5432/eo_event_store',
   },
-  faults: { enabled: true, token: 'lab-token-0123456789abcdef' },
+  extension: { enabled: true },
+  adminToken: 'admin-token-0123456789abcdef',
   pid: 4242,
   startedAt: '2025-01-01T10:00:00.000Z',
 };
@@ -57,9 +59,9 @@ describe('the state file', () => {
 
   it('refuses to write a state that does not match the schema', async () => {
     const file = path.join(directory, 'stack.json');
-    await expect(
-      writeStateFile(file, { ...state, faults: { enabled: true, token: 'short' } }),
-    ).rejects.toThrow(/token/);
+    await expect(writeStateFile(file, { ...state, adminToken: 'short' })).rejects.toThrow(
+      /adminToken/,
+    );
     await expect(readStackState(file)).rejects.toThrow(/No stack state at .*is the stack running/);
   });
 

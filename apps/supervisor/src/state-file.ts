@@ -1,6 +1,6 @@
 // The state file's life: written whole once the stack is ready (a reader never
-// sees half a file), readable by its owner only (it holds the lab token and the
-// database URLs), removed when the stack stops in order.
+// sees half a file), readable by its owner only (it holds the admin token and
+// the database URLs), removed when the stack stops in order.
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StackState } from '@effectively-once/stack-protocol';
@@ -48,7 +48,7 @@ export async function removeStateFile(file: string, ownerPid: number): Promise<v
  *
  * @example
  * const state = await readStackState('.stack/stack.json');
- * if (state.faults.enabled) console.log(state.faults.token);
+ * console.log(state.gatewayUrl); // 'http://127.0.0.1:3000'
  */
 export async function readStackState(file: string): Promise<StackState> {
   let text: string;

@@ -1,5 +1,5 @@
 // A real child process over a real IPC channel: what the supervisor sends the
-// console (one message per settled delivery) arrives, what a service sends
+// child (an extension's process, say) arrives, what a service sends
 // the supervisor (its delivery outcomes) is heard, and nothing is sent while
 // no child runs.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -43,7 +43,7 @@ function lineContaining(text: string): Promise<void> {
 function startEchoChild(): SupervisedProcess {
   return superviseProcess({
     spec: {
-      name: 'console',
+      name: 'listener',
       group: 'edge',
       entry: path.join(directory, 'echo.mjs'),
       env: { PATH: process.env['PATH'] ?? '' },

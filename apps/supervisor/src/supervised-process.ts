@@ -27,8 +27,8 @@ export interface SupervisedProcess {
    */
   send(message: object): boolean;
   /**
-   * The failure lab's outage (lab-control `processes`): stops the process as
-   * `stop()` does, but only until `resume()`; no restart meanwhile.
+   * An outage (what an extension may cause, stack-extension.ts): stops the
+   * process as `stop()` does, but only until `resume()`; no restart meanwhile.
    */
   pause(): Promise<void>;
   /** Starts a paused process again; a no-op otherwise. */

@@ -10,7 +10,7 @@ function serviceOf(spec: ProcessSpec): string {
 
 /**
  * Each process's spans say which service, which replica and which version
- * made them: `service.name` (order, payment-provider, console, ...),
+ * made them: `service.name` (order, payment-provider, gateway, ...),
  * `service.instance.id` (the process's name, `payment-2`), `service.version`.
  * Attributes the user set in OTEL_RESOURCE_ATTRIBUTES are kept, after ours:
  * the SDK lets the later value of a key win.

@@ -32,7 +32,7 @@ describe('each process’s tracing resource', () => {
     );
   });
 
-  it('exports nowhere by default: no exporter variable without the console or the user', () => {
+  it('exports nowhere by default: no exporter variable unless the user sets one', () => {
     for (const process of defineStack(defaultInput)) {
       expect(Object.keys(process.env).filter((key) => key.startsWith('OTEL_EXPORTER'))).toEqual([]);
     }

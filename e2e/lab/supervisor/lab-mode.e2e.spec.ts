@@ -6,6 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { CONSUMERS } from '@effectively-once/contracts';
+import { StackReadyMessage, StackState } from '@effectively-once/lab-stack';
 import { labControlClient } from '@effectively-once/scenario-runner';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readStackState } from '../../../apps/supervisor/src/state-file.js';
@@ -15,9 +16,15 @@ import { startStack, type RunningStack } from '../../support/start-stack.js';
 const adminToken = randomBytes(16).toString('hex');
 
 let stack: RunningStack;
+/** The ready message as the lab reads it: with the lab's ports and its token. */
+let lab: StackReadyMessage;
 beforeAll(async () => {
   stack = await startStack({ env: { STACK_FAULTS: 'true', ADMIN_TOKEN: adminToken } });
+  lab = StackReadyMessage.parse({ ...stack, type: 'ready' });
 });
+/** The state file as the lab reads it. */
+const readLabState = async (file: string): Promise<StackState> =>
+  StackState.parse(await readStackState(file));
 afterAll(async () => {
   await stack.stop();
 });
@@ -38,8 +45,8 @@ describe('a stack started with STACK_FAULTS=true', () => {
     const second = stack.pidOf('inventory-2');
     expect(isAlive(second)).toBe(true);
     expect(second).not.toBe(stack.pidOf('inventory'));
-    expect(stack.ports.inventory2).toBeDefined();
-    expect(stack.ports.inventory2).not.toBe(stack.ports.inventory);
+    expect(lab.ports.inventory2).toBeDefined();
+    expect(lab.ports.inventory2).not.toBe(stack.ports.inventory);
 
     // Stock restocked through the gateway (which reaches the first inventory)
     // is what the second one reads: one database.
@@ -51,23 +58,23 @@ describe('a stack started with STACK_FAULTS=true', () => {
     });
     expect(restocked.status).toBe(200);
     const response = await fetch(
-      `http://127.0.0.1:${String(stack.ports.inventory2)}/inventory/${sku}`,
+      `http://127.0.0.1:${String(lab.ports.inventory2)}/inventory/${sku}`,
     );
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ sku, available: 7 });
   });
 
   it('announces fault injection with its token in the ready message and a state file only its owner can read', async () => {
-    expect(stack.faults).toEqual({
+    expect(lab.faults).toEqual({
       enabled: true,
       token: expect.stringMatching(/^[0-9a-f]{32}$/) as unknown,
     });
     expect(fileMode(stack.stateFile)).toBe(0o600);
-    const state = await readStackState(stack.stateFile);
+    const state = await readLabState(stack.stateFile);
     expect(state).toMatchObject({
       gatewayUrl: stack.gatewayUrl,
-      ports: stack.ports,
-      faults: stack.faults,
+      ports: lab.ports,
+      faults: lab.faults,
       pid: stack.supervisorPid,
     });
   });
@@ -88,7 +95,7 @@ describe('a stack started with STACK_FAULTS=true', () => {
   });
 
   it('serves /admin/lab through the gateway with the lab token only', async () => {
-    if (!stack.faults.enabled) throw new Error('lab mode is off');
+    if (!lab.faults.enabled) throw new Error('lab mode is off');
     const url = `${stack.gatewayUrl}/api/admin/inventory/lab`;
 
     const without = await fetch(url);
@@ -96,7 +103,7 @@ describe('a stack started with STACK_FAULTS=true', () => {
     expect(await without.json()).toMatchObject({ code: 'LAB_TOKEN_REQUIRED' });
 
     const withToken = await fetch(url, {
-      headers: { authorization: `Bearer ${stack.faults.token}` },
+      headers: { authorization: `Bearer ${lab.faults.token}` },
     });
     expect(withToken.status).toBe(200);
     expect(await withToken.json()).toMatchObject({
@@ -112,7 +119,7 @@ describe('a stack started with STACK_FAULTS=true', () => {
       gatewayUrl: stack.gatewayUrl,
       ports: stack.ports,
       databases: stack.databases,
-      faults: stack.faults,
+      faults: lab.faults,
     });
     const links = await control.links();
     expect(links.map((link) => link.name)).toEqual([
@@ -166,13 +173,12 @@ describe('a stack started with STACK_FAULTS=true', () => {
 
 describe('the default stack (shared by the e2e files)', () => {
   it('runs no inventory-2 and has fault injection off', async () => {
-    expect(inject('stackFaults')).toEqual({ enabled: false });
     expect(inject('stackProcesses')).toContain('inventory');
     expect(inject('stackProcesses')).not.toContain('inventory-2');
 
     const stateFile = inject('stackStateFile');
     expect(fileMode(stateFile)).toBe(0o600);
-    const state = await readStackState(stateFile);
+    const state = await readLabState(stateFile);
     expect(state.faults).toEqual({ enabled: false });
     expect(state.ports.inventory2).toBeUndefined();
     // No lab-control server and no fault proxy: every process connects directly.

@@ -1,34 +1,25 @@
 // What a running stack tells the tools that drive it: the state file the
-// supervisor writes once the stack is ready (the scenario runner, the
-// invariant auditor and the console find the URLs, ports, databases and lab
-// token there) and the "ready" message it sends to a parent over IPC. Not a
+// supervisor writes once the stack is ready (tools find the URLs, ports and
+// databases there) and the "ready" message it sends to a parent over IPC. Not a
 // message of the saga, so not in the contracts: the supervisor owns it. zod only.
+//
+// The state and its ports are loose objects: what a stack extension adds
+// (its own ports, its own fields; apps/supervisor/src/stack-extension.ts) is
+// kept as written, and a tool that knows the extension reads it with a schema
+// that extends these.
 import { z } from 'zod';
-
-/** Lab mode is off, or on with the bearer token every /admin/lab call must carry. */
-export const StackFaults = z.discriminatedUnion('enabled', [
-  z.object({ enabled: z.literal(false) }),
-  z.object({ enabled: z.literal(true), token: z.string().min(16) }),
-]);
-export type StackFaults = z.infer<typeof StackFaults>;
 
 const Port = z.number().int().min(1).max(65_535);
 
-export const StackPorts = z.object({
+export const StackPorts = z.looseObject({
   gateway: Port,
   order: Port,
   inventory: Port,
-  /** Lab mode only: the second inventory process, reached directly (the gateway knows only `inventory`). */
-  inventory2: Port.exactOptional(),
   payment: Port,
   notification: Port,
   paymentProvider: Port,
   mailSink: Port,
   smtp: Port,
-  /** The flow console's own port; users reach it through the gateway at `/`. Absent with STACK_CONSOLE=false. */
-  console: Port.exactOptional(),
-  /** Lab mode only: the supervisor's own lab API (the fault proxy's links, ...), with the lab token. */
-  labControl: Port.exactOptional(),
   /** STACK_REPLICAS: every saga-service replica after the first, by its name (`payment-2`). */
   replicas: z.record(z.string(), Port).exactOptional(),
 });
@@ -49,12 +40,11 @@ export const StackDatabases = z.object({
 export type StackDatabases = z.infer<typeof StackDatabases>;
 
 /** The state file's content. */
-export const StackState = z.object({
+export const StackState = z.looseObject({
   gatewayUrl: z.url(),
   ports: StackPorts,
   databases: StackDatabases,
-  faults: StackFaults,
-  /** The services' ADMIN_TOKEN (parked messages, replay) when the stack has one: always in lab mode. */
+  /** The services' ADMIN_TOKEN (parked messages, replay) when the stack has one. */
   adminToken: z.string().min(16).exactOptional(),
   /** The supervisor's pid: a file whose process is gone was left by a stack that was killed. */
   pid: z.number().int().positive(),
@@ -63,28 +53,20 @@ export const StackState = z.object({
 export type StackState = z.infer<typeof StackState>;
 
 /**
- * What a tool needs to drive a running stack: no pid, no start time. The
- * supervisor hands it to the console process (CONSOLE_STACK), which runs
- * scenarios against the stack it belongs to.
+ * What a tool needs to drive a running stack: no pid, no start time; what an
+ * extension added is kept, as in the state.
  */
-export const StackTarget = StackState.pick({
-  gatewayUrl: true,
-  ports: true,
-  databases: true,
-  faults: true,
-  adminToken: true,
-});
+export const StackTarget = StackState.omit({ pid: true, startedAt: true });
 export type StackTarget = z.infer<typeof StackTarget>;
 
 /**
  * Sent over IPC when the stack is up: /api/health answers 200 and an order
  * placed now is confirmed (the demo stock is in, every consumer subscribed).
  */
-export const StackReadyMessage = StackState.pick({
-  gatewayUrl: true,
-  ports: true,
-  databases: true,
-  faults: true,
+export const StackReadyMessage = StackState.omit({
+  pid: true,
+  startedAt: true,
+  adminToken: true,
 }).extend({
   type: z.literal('ready'),
   /** How long each phase of the start took, by name (postgres, bundles, processes, ...); for the startup bench. */

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeConsole, type FakeConsole } from './fake-console.js';
 import { startGatewayUnderTest, type GatewayUnderTest } from '../testing/gateway-under-test.js';
+import { labGateway } from './lab-gateway.js';
 
 const UPSTREAM_TIMEOUT_MS = 300;
 /**
@@ -18,7 +19,7 @@ let gateway: GatewayUnderTest;
 beforeAll(async () => {
   fakeConsole = await startFakeConsole();
   gateway = await startGatewayUnderTest({
-    options: { consoleUrl: fakeConsole.url },
+    options: { extension: labGateway({ consoleUrl: fakeConsole.url }) },
     upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS,
   });
 });
@@ -87,7 +88,9 @@ describe('the gateway forwards the console', () => {
   });
 
   it('answers 503 UPSTREAM_UNAVAILABLE when the console is down', async () => {
-    const down = await startGatewayUnderTest({ options: { consoleUrl: 'http://127.0.0.1:9' } });
+    const down = await startGatewayUnderTest({
+      options: { extension: labGateway({ consoleUrl: 'http://127.0.0.1:9' }) },
+    });
     try {
       const response = await fetch(`${down.url}/`);
       expect(response.status).toBe(503);

@@ -3,13 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { NOWHERE, NOWHERE_UPSTREAMS as UPSTREAMS } from '../testing/nowhere-upstreams.js';
 import { consoleTimeoutMs } from './console.routes.js';
+import { labGateway } from './lab-gateway.js';
 
 describe('the gateway with a console', () => {
   it('leaves / to the console and keeps the JSON index at /api', async () => {
     // Given a gateway with a console (nothing listens there: nothing is forwarded)
     const withConsole = buildApp({
       upstreams: UPSTREAMS,
-      consoleUrl: NOWHERE,
+      extension: labGateway({ consoleUrl: NOWHERE }),
       upstreamTimeoutMs: 1_000,
       healthTimeoutMs: 1_000,
       requestTimeoutMs: 1_000,

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeConsole, type FakeConsole } from './fake-console.js';
 import { startGatewayUnderTest, type GatewayUnderTest } from '../testing/gateway-under-test.js';
+import { labGateway } from './lab-gateway.js';
 
 const ORDER_ID = '0b7c6f64-3b7e-4c39-9d7e-1f0a2f6f3a10';
 
@@ -11,8 +12,12 @@ let gateway: GatewayUnderTest;
 let withoutConsole: GatewayUnderTest;
 beforeAll(async () => {
   fakeConsole = await startFakeConsole();
-  gateway = await startGatewayUnderTest({ options: { consoleUrl: fakeConsole.url } });
-  withoutConsole = await startGatewayUnderTest();
+  gateway = await startGatewayUnderTest({
+    options: { extension: labGateway({ consoleUrl: fakeConsole.url }) },
+  });
+  withoutConsole = await startGatewayUnderTest({
+    options: { extension: labGateway({ consoleUrl: undefined }) },
+  });
 });
 afterAll(async () => {
   await fakeConsole.close();

@@ -6,7 +6,7 @@ import { fillPath, forward } from '../forward.js';
 import { problem, sendProblem } from '@effectively-once/service-kit/http-edge';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { GatewayInstance, GatewayOptions } from '../app.js';
+import type { GatewayInstance } from '../app.js';
 
 /** The public path of each, and the console's path it is forwarded to. */
 export const LINEAGE_ROUTES = [
@@ -40,7 +40,7 @@ function noConsole(request: FastifyRequest, reply: FastifyReply): FastifyReply {
  */
 export function registerLineageRoutes(
   app: GatewayInstance,
-  options: Pick<GatewayOptions, 'consoleUrl' | 'upstreamTimeoutMs'>,
+  options: { consoleUrl: string | undefined; upstreamTimeoutMs: number },
 ): void {
   const { consoleUrl } = options;
   for (const route of LINEAGE_ROUTES) {

@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type GatewayInstance } from '../app.js';
 import { NOWHERE_UPSTREAMS as UPSTREAMS } from '../testing/nowhere-upstreams.js';
 import { FORWARDED_ROUTES } from './forward.routes.js';
+// lab:begin
+import { labGateway } from '../lab/lab-gateway.js';
+// lab:end
 
 const METHODS = { get: 'GET', put: 'PUT', post: 'POST', delete: 'DELETE', patch: 'PATCH' } as const;
 
@@ -25,6 +28,10 @@ beforeAll(async () => {
     healthTimeoutMs: 1_000,
     requestTimeoutMs: 1_000,
     logger: false,
+    // lab:begin
+    // The document has the lab's lineage paths, which the lab's extension answers.
+    extension: labGateway({ consoleUrl: undefined }),
+    // lab:end
   });
   await app.ready();
 });

@@ -6,7 +6,8 @@
 // metrics scrape no process.
 import { EventEmitter } from 'node:events';
 import { CONSUMERS, orderStream, paymentStream } from '@effectively-once/contracts';
-import { type DeliveryOutcomeMessage, type StackTarget } from '@effectively-once/stack-protocol';
+import { type StackTarget } from '@effectively-once/lab-stack';
+import { type DeliveryOutcomeMessage } from '@effectively-once/stack-protocol';
 import {
   createPostgresEventStore,
   eventStoreMigrations,

@@ -1,7 +1,7 @@
 // The only reader of process.env in the console: parsed with zod once at
 // start, so a bad deployment fails before it serves. The supervisor hands
 // over the whole stack (URLs, ports, databases, tokens) as CONSOLE_STACK.
-import { StackTarget } from '@effectively-once/stack-protocol';
+import { StackTarget } from '@effectively-once/lab-stack';
 import { loadEventStoreConfig, type EventStoreConfig } from '@effectively-once/event-store';
 import { LOG_LEVELS, type LogLevel } from '@effectively-once/service-kit';
 import { z } from 'zod';

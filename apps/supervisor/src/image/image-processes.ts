@@ -1,7 +1,7 @@
 // The processes one container image runs, by the name `docker run IMAGE <name>`
 // takes: the four saga services, the gateway, the two stand-ins for external
 // systems, and every service `pnpm new service` added. The same entries
-// `pnpm start` bundles; the console and the supervisor stay out of the image.
+// `pnpm start` bundles; the supervisor and its extensions stay out of the image.
 import { ADDED_SERVICES } from '../added-services.js';
 import { ENTRIES } from '../stack.js';
 

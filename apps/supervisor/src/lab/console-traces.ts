@@ -1,7 +1,8 @@
 // With the console running, the stack's spans go to it (it receives OTLP/HTTP
 // JSON at /v1/traces) unless the user said where they go: a lab-free template
 // exports nowhere by default. Pure, like lab-stack.ts.
-import type { ProcessSpec, StackInput } from '../stack.js';
+import type { ProcessSpec } from '../stack.js';
+import type { LabStackInput } from './lab-stack.js';
 
 /** Any of these set by the user: their choice of exporter wins over the console. */
 const USER_EXPORTER_VARIABLES = [
@@ -15,15 +16,19 @@ const USER_EXPORTER_VARIABLES = [
  * JSON; unchanged when the console does not run or the user set an exporter.
  *
  * @example
- * exportToConsole(specs, { ...input, console: true, ports: { ...ports, console: 3007 } });
+ * exportToConsole(specs, { ...lab, console: true, ports: { ...ports, console: 3007 } });
  * // each env: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=http://127.0.0.1:3007/v1/traces
  */
-export function exportToConsole(specs: readonly ProcessSpec[], input: StackInput): ProcessSpec[] {
+export function exportToConsole(
+  specs: readonly ProcessSpec[],
+  input: Pick<LabStackInput, 'stack' | 'ports' | 'console'>,
+): ProcessSpec[] {
   const consolePort = input.ports.console;
-  const userChose = USER_EXPORTER_VARIABLES.some((key) => input.inheritedEnv[key] !== undefined);
+  const { inheritedEnv, host } = input.stack;
+  const userChose = USER_EXPORTER_VARIABLES.some((key) => inheritedEnv[key] !== undefined);
   if (!input.console || consolePort === undefined || userChose) return [...specs];
   const toConsole = {
-    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://${input.host}:${String(consolePort)}/v1/traces`,
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://${host}:${String(consolePort)}/v1/traces`,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
   };
   return specs.map((spec) => ({ ...spec, env: { ...spec.env, ...toConsole } }));

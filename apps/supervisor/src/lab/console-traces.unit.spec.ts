@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { defineStack, FIXED_CONSOLE_PORT, FIXED_PORTS } from '../stack.js';
+import { FIXED_PORTS } from '../stack.js';
+import { FIXED_LAB_PORTS } from './lab-mode.js';
+import { defineLabStack } from './testing/lab-stack-fixture.js';
 import { defaultInput } from '../testing/stack-fixture.js';
 
 const withConsole = {
   ...defaultInput,
   console: true,
-  ports: { ...FIXED_PORTS, console: FIXED_CONSOLE_PORT },
+  ports: { ...FIXED_PORTS, console: FIXED_LAB_PORTS.console },
 };
 
 describe('the console as the stack’s trace collector', () => {
   it('gets every process’s spans, as OTLP/HTTP JSON, when the user chose no exporter', () => {
-    const specs = defineStack(withConsole);
+    const specs = defineLabStack(withConsole);
     expect(specs.map((process) => process.name)).toContain('console');
     for (const process of specs) {
       expect(process.env).toMatchObject({
@@ -21,7 +23,7 @@ describe('the console as the stack’s trace collector', () => {
   });
 
   it('gives way to the user’s endpoint: every process exports there instead', () => {
-    const specs = defineStack({
+    const specs = defineLabStack({
       ...withConsole,
       inheritedEnv: { PATH: '/usr/bin', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' },
     });

@@ -1,10 +1,14 @@
 // What lab mode and the console add to the template's stack (stack.ts): the
 // saga services get fault injection and lab consumer settings and reach what
 // they talk to through the fault proxy's links, inventory runs twice, and the
-// flow console runs behind the gateway. Pure, like stack.ts; part of the lab,
-// so `pnpm lab:remove` deletes it with the one call in defineStack.
+// flow console runs behind the gateway. Pure, like stack.ts; lab-mode.ts
+// applies it through the supervisor's extension point (stack-extension.ts).
+import type { StackPorts } from '@effectively-once/lab-stack';
 import { stackTarget } from '../stack-target.js';
 import type { ProcessSpec, StackInput } from '../stack.js';
+import type { LabSettings } from './config.js';
+import { exportToConsole } from './console-traces.js';
+import { labState } from './lab-state.js';
 import {
   linkAt,
   PAYMENT_PROVIDER_LINK,
@@ -12,9 +16,10 @@ import {
   SMTP_LINK,
   throughLink,
   type LinkedService,
+  type StackLinks,
 } from './links.js';
 
-/** The console's composition root: what `tsx` runs, or what is bundled (main.ts bundles it too). */
+/** The console's composition root: what `tsx` runs, or what is bundled (with the stack's). */
 export const CONSOLE_ENTRY = 'apps/lab/console/src/server.ts';
 
 /**
@@ -37,8 +42,22 @@ const SAGA_SERVICES: ReadonlySet<string> = new Set<LinkedService>([
   'notification',
 ]);
 
-function labEnv(input: StackInput): Readonly<Record<string, string>> {
-  const { faults, inheritedEnv } = input;
+/** What the lab's functions below are given: the stack, the lab's settings and its links. */
+export interface LabStackInput extends LabSettings {
+  readonly stack: StackInput;
+  /** The stack's ports with the lab's own (inventory2, labControl, console). */
+  readonly ports: StackPorts;
+  /**
+   * The fault proxy's links (links.ts). Given, each saga service reaches
+   * PostgreSQL, payment the card processor and notification the SMTP sink
+   * through its link; absent, everything connects directly.
+   */
+  readonly links?: StackLinks | undefined;
+}
+
+function labEnv(lab: LabStackInput): Readonly<Record<string, string>> {
+  const { faults } = lab;
+  const { inheritedEnv } = lab.stack;
   if (!faults.enabled) return {};
   return {
     FAULTS_ENABLED: 'true',
@@ -51,7 +70,7 @@ function labEnv(input: StackInput): Readonly<Record<string, string>> {
 }
 
 /** A saga-service process in lab mode: its connections through its links, and the lab settings. */
-function labService(spec: ProcessSpec, name: LinkedService, input: StackInput): ProcessSpec {
+function labService(spec: ProcessSpec, name: LinkedService, input: LabStackInput): ProcessSpec {
   const { links } = input;
   /** `target`, or the same URL through the process's PostgreSQL link when the links are open. */
   const throughPostgresLink = (target: string): string =>
@@ -80,7 +99,7 @@ function labService(spec: ProcessSpec, name: LinkedService, input: StackInput): 
  * inventory replica runs no relay in lab mode, so a crash armed in the relay
  * stays on `inventory`, which always holds the relay lock.
  */
-function labReplica(spec: ProcessSpec, service: LinkedService, input: StackInput): ProcessSpec {
+function labReplica(spec: ProcessSpec, service: LinkedService, input: LabStackInput): ProcessSpec {
   const relay =
     service === 'inventory' && input.faults.enabled ? { OUTBOX_RELAY: 'false' } : undefined;
   const link: LinkedService = spec.name === 'inventory-2' ? 'inventory-2' : service;
@@ -93,9 +112,10 @@ function labReplica(spec: ProcessSpec, service: LinkedService, input: StackInput
  * and gets the whole stack description (URLs, databases, tokens) as JSON so it
  * can run scenarios against the stack it belongs to.
  */
-function consoleProcess(input: StackInput): ProcessSpec[] {
+function consoleProcess(input: LabStackInput): ProcessSpec[] {
   if (!input.console) return [];
-  const { host, ports } = input;
+  const { stack, ports } = input;
+  const { host } = stack;
   if (ports.console === undefined) {
     throw new Error('The console needs a port (ports.console): choose it first.');
   }
@@ -105,12 +125,12 @@ function consoleProcess(input: StackInput): ProcessSpec[] {
       group: 'edge',
       entry: CONSOLE_ENTRY,
       env: {
-        ...input.inheritedEnv,
+        ...stack.inheritedEnv,
         HOST: host,
-        LOG_LEVEL: input.logLevel,
+        LOG_LEVEL: stack.logLevel,
         PORT: String(ports.console),
-        EVENT_STORE_DATABASE_URL: input.databases.eventStore,
-        CONSOLE_STACK: JSON.stringify(stackTarget(input)),
+        EVENT_STORE_DATABASE_URL: stack.databases.eventStore,
+        CONSOLE_STACK: JSON.stringify({ ...stackTarget({ ...stack, ports }), ...labState(input) }),
       },
       readyUrl: `http://${host}:${String(ports.console)}/ready`,
     },
@@ -121,10 +141,11 @@ function consoleProcess(input: StackInput): ProcessSpec[] {
  * The template's processes with lab mode and the console added, in start order.
  *
  * @example
- * const specs = withLab(templateSpecs, { ...input, faults: { enabled: true, token }, console: true });
+ * const specs = withLab(templateSpecs, { stack, ports, faults: { enabled: true, token }, console: true });
  */
-export function withLab(specs: readonly ProcessSpec[], input: StackInput): ProcessSpec[] {
-  const { host, ports } = input;
+export function withLab(specs: readonly ProcessSpec[], input: LabStackInput): ProcessSpec[] {
+  const { ports } = input;
+  const { host } = input.stack;
   if (input.faults.enabled && ports.inventory2 === undefined) {
     throw new Error('Lab mode runs inventory-2: choose its port (ports.inventory2) first.');
   }
@@ -157,4 +178,17 @@ export function withLab(specs: readonly ProcessSpec[], input: StackInput): Proce
     };
     return [service, labService(second, 'inventory-2', input)];
   });
+}
+
+/**
+ * The stack's processes as the lab runs them: lab mode and the console when
+ * either is on, and every process exporting its spans to the console.
+ *
+ * @example
+ * const specs = labProcesses(templateSpecs, { stack, ports, faults: { enabled: false }, console: true });
+ */
+export function labProcesses(specs: readonly ProcessSpec[], input: LabStackInput): ProcessSpec[] {
+  const withLabMode = input.faults.enabled || input.console ? withLab(specs, input) : [...specs];
+  // The console collects the stack's spans unless the user chose an exporter.
+  return exportToConsole(withLabMode, input);
 }

@@ -1,12 +1,7 @@
-import { StackTarget } from '@effectively-once/stack-protocol';
+import { StackTarget } from '@effectively-once/lab-stack';
 import { describe, expect, it } from 'vitest';
-import {
-  defineStack,
-  FIXED_CONSOLE_PORT,
-  FIXED_INVENTORY_2_PORT,
-  FIXED_PORTS,
-  type StackInput,
-} from '../stack.js';
+import { ONE_EACH } from '../replicas.js';
+import { FIXED_PORTS, type ProcessSpec } from '../stack.js';
 import {
   adminUrl,
   databases,
@@ -14,12 +9,14 @@ import {
   defaultStack as stack,
   processNamed as spec,
 } from '../testing/stack-fixture.js';
+import { FIXED_LAB_PORTS } from './lab-mode.js';
+import { defineLabStack, type LabStackFixtureInput } from './testing/lab-stack-fixture.js';
 
 describe('defineStack in lab mode', () => {
   const token = 'lab-token-0123456789abcdef';
-  const lab = defineStack({
+  const lab = defineLabStack({
     ...defaultInput,
-    ports: { ...FIXED_PORTS, inventory2: FIXED_INVENTORY_2_PORT },
+    ports: { ...FIXED_PORTS, inventory2: FIXED_LAB_PORTS.inventory2 },
     faults: { enabled: true, token },
   });
   const SAGA_SERVICES = ['order', 'inventory', 'inventory-2', 'payment', 'notification'];
@@ -76,19 +73,19 @@ describe('defineStack in lab mode', () => {
 
   it('refuses lab mode without a port for inventory-2', () => {
     expect(() =>
-      defineStack({ ...defaultInput, inheritedEnv: {}, faults: { enabled: true, token } }),
+      defineLabStack({ ...defaultInput, inheritedEnv: {}, faults: { enabled: true, token } }),
     ).toThrow(/inventory2/);
   });
 });
 
 describe('defineStack with the console', () => {
   const token = 'lab-token-0123456789abcdef';
-  const withConsole = defineStack({
+  const withConsole = defineLabStack({
     ...defaultInput,
-    ports: { ...FIXED_PORTS, console: FIXED_CONSOLE_PORT },
+    ports: { ...FIXED_PORTS, console: FIXED_LAB_PORTS.console },
     console: true,
   });
-  const consoleTarget = (specs: ReturnType<typeof defineStack>) =>
+  const consoleTarget = (specs: ProcessSpec[]) =>
     StackTarget.parse(JSON.parse(spec('console', specs).env['CONSOLE_STACK'] ?? 'null'));
 
   it('starts the console in the edge group, before the gateway', () => {
@@ -127,9 +124,9 @@ describe('defineStack with the console', () => {
   });
 
   it('hands a default stack’s inherited ADMIN_TOKEN to the console', () => {
-    const specs = defineStack({
+    const specs = defineLabStack({
       ...defaultInput,
-      ports: { ...FIXED_PORTS, console: FIXED_CONSOLE_PORT },
+      ports: { ...FIXED_PORTS, console: FIXED_LAB_PORTS.console },
       inheritedEnv: { ADMIN_TOKEN: 'admin-token-0123456789' },
       console: true,
     });
@@ -137,18 +134,22 @@ describe('defineStack with the console', () => {
   });
 
   it('in lab mode, hands the console the lab token, also as the admin token unless ADMIN_TOKEN is set', () => {
-    const labInput: StackInput = {
+    const labInput: LabStackFixtureInput = {
       ...defaultInput,
-      ports: { ...FIXED_PORTS, inventory2: FIXED_INVENTORY_2_PORT, console: FIXED_CONSOLE_PORT },
+      ports: {
+        ...FIXED_PORTS,
+        inventory2: FIXED_LAB_PORTS.inventory2,
+        console: FIXED_LAB_PORTS.console,
+      },
       faults: { enabled: true, token },
       console: true,
     };
-    expect(consoleTarget(defineStack(labInput))).toMatchObject({
+    expect(consoleTarget(defineLabStack(labInput))).toMatchObject({
       faults: { enabled: true, token },
       adminToken: token,
       ports: { inventory2: 3012, console: 3007 },
     });
-    const withAdminToken = defineStack({
+    const withAdminToken = defineLabStack({
       ...labInput,
       inheritedEnv: { ADMIN_TOKEN: 'admin-token-0123456789' },
     });
@@ -163,6 +164,32 @@ describe('defineStack with the console', () => {
   });
 
   it('refuses the console without a port for it', () => {
-    expect(() => defineStack({ ...defaultInput, console: true })).toThrow(/ports\.console/);
+    expect(() => defineLabStack({ ...defaultInput, console: true })).toThrow(/ports\.console/);
+  });
+});
+
+describe('defineStack in lab mode with replicas', () => {
+  it('makes inventory-2 the lab second inventory process, with no relay, instead of adding one', () => {
+    const lab = defineLabStack({
+      ...defaultInput,
+      ports: { ...FIXED_PORTS, inventory2: 3102 },
+      faults: { enabled: true, token: 'lab-token-0123456789abcdef' },
+      replicas: {
+        counts: { ...ONE_EACH, payment: 2, inventory: 2 },
+        ports: { 'payment-2': 3103, 'inventory-2': 3102 },
+      },
+    });
+
+    expect(lab.filter((p) => p.name.startsWith('inventory')).map((p) => p.name)).toEqual([
+      'inventory',
+      'inventory-2',
+    ]);
+    expect(spec('inventory-2', lab).env).toMatchObject({
+      PORT: '3102',
+      OUTBOX_RELAY: 'false',
+      FAULTS_ENABLED: 'true',
+    });
+    expect(spec('payment-2', lab).env).toMatchObject({ FAULTS_ENABLED: 'true' });
+    expect(spec('payment-2', lab).env['OUTBOX_RELAY']).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 // Lab mode's network: which links the fault proxy opens, and how a process's
 // addresses are rewritten to go through them. Pure, like stack.ts: main.ts
 // opens the links and hands their addresses to defineStack.
-import type { StackPorts } from '@effectively-once/stack-protocol';
+import type { StackPorts } from '@effectively-once/lab-stack';
 import type { DatabaseUrls } from '../stack.js';
 
 export interface Endpoint {

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { labLinkPlan, throughLink, type StackLinks } from './links.js';
-import {
-  defineStack,
-  FIXED_INVENTORY_2_PORT,
-  FIXED_PORTS,
-  type DatabaseUrls,
-  type StackInput,
-} from '../stack.js';
+import { FIXED_PORTS, type DatabaseUrls, type ProcessSpec } from '../stack.js';
+import { FIXED_LAB_PORTS } from './lab-mode.js';
+import { defineLabStack, type LabStackFixtureInput } from './testing/lab-stack-fixture.js';
 
 const databases: DatabaseUrls = {
   order: 'postgres://pg:secret@127.0.0.1:5432/eo_order',
@@ -16,13 +12,13 @@ const databases: DatabaseUrls = {
   paymentProvider: 'postgres://pg:secret@127.0.0.1:5432/eo_payment_provider',
   eventStore: 'postgres://pg:secret@127.0.0.1:5432/eo_event_store',
 };
-const ports = { ...FIXED_PORTS, inventory2: FIXED_INVENTORY_2_PORT };
+const ports = { ...FIXED_PORTS, inventory2: FIXED_LAB_PORTS.inventory2 };
 const plan = labLinkPlan({ host: '127.0.0.1', ports, databases });
 /** What the proxy would hand back: each link on a port of its own. */
 const links: StackLinks = Object.fromEntries(
   plan.map((link, index) => [link.name, { host: '127.0.0.1', port: 40_000 + index }]),
 );
-const labInput: StackInput = {
+const labInput: LabStackFixtureInput = {
   host: '127.0.0.1',
   ports,
   databases,
@@ -32,7 +28,7 @@ const labInput: StackInput = {
   faults: { enabled: true, token: 'lab-token-0123456789abcdef' },
   console: false,
 };
-const spec = (specs: ReturnType<typeof defineStack>, name: string) => {
+const spec = (specs: ProcessSpec[], name: string) => {
   const found = specs.find((candidate) => candidate.name === name);
   if (found === undefined) throw new Error(`no ${name}`);
   return found;
@@ -114,7 +110,7 @@ describe('throughLink', () => {
 });
 
 describe('defineStack with the lab links', () => {
-  const specs = defineStack({ ...labInput, links });
+  const specs = defineLabStack({ ...labInput, links });
 
   it('then every saga-service process reaches its database and the event store through its own link', () => {
     for (const [name, index] of [
@@ -148,7 +144,7 @@ describe('defineStack with the lab links', () => {
   });
 
   it('given no links (lab mode without the proxy, or no lab), then every address is the direct one', () => {
-    const direct = defineStack(labInput);
+    const direct = defineLabStack(labInput);
     expect(spec(direct, 'order').env['DATABASE_URL']).toBe(databases.order);
     expect(spec(direct, 'payment').env['PAYMENT_PROVIDER_URL']).toBe('http://127.0.0.1:3005');
     expect(spec(direct, 'notification').env['SMTP_PORT']).toBe('2525');
@@ -158,6 +154,6 @@ describe('defineStack with the lab links', () => {
     const withoutSmtp = Object.fromEntries(
       Object.entries(links).filter(([name]) => name !== 'smtp'),
     );
-    expect(() => defineStack({ ...labInput, links: withoutSmtp })).toThrow(/smtp/);
+    expect(() => defineLabStack({ ...labInput, links: withoutSmtp })).toThrow(/smtp/);
   });
 });

@@ -1,12 +1,11 @@
 // Lab mode's servers beside the stack: the fault proxy, whose links the saga
 // services connect through, and lab-control, the supervisor's own lab API
-// (links, PostgreSQL restarts, process outages). main.ts opens them once the
-// ports are chosen and closes them as it stops; part of the lab, so
-// `pnpm lab:remove` deletes this module with main.ts's call to it.
+// (links, PostgreSQL restarts, process outages). lab-mode.ts opens them once
+// the ports are chosen and closes them as the stack stops.
 import { openFaultProxy } from '@effectively-once/fault-proxy';
 import type { PostgresServer } from '@effectively-once/postgres';
-import type { StackPorts } from '@effectively-once/stack-protocol';
-import type { FaultsSetting } from '../config.js';
+import type { StackPorts } from '@effectively-once/lab-stack';
+import type { FaultsSetting } from './config.js';
 import type { DatabaseUrls } from '../stack.js';
 import type { SupervisedPostgres } from '../supervised-postgres.js';
 import type { SupervisedProcess } from '../supervised-process.js';

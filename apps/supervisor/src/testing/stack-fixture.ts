@@ -1,5 +1,5 @@
-// The stack input the supervisor's defineStack tests start from: the template's
-// and the lab's specs vary it, so both read the same one.
+// The stack input the supervisor's defineStack tests start from: each spec
+// varies it, and an extension's specs start from it too.
 import { defineStack, FIXED_PORTS, type DatabaseUrls, type StackInput } from '../stack.js';
 
 export const databases: DatabaseUrls = {
@@ -18,8 +18,6 @@ export const defaultInput: StackInput = {
   adminUrl,
   logLevel: 'info',
   inheritedEnv: { PATH: '/usr/bin' },
-  faults: { enabled: false },
-  console: false,
 };
 export const defaultStack = defineStack(defaultInput);
 

@@ -1,7 +1,7 @@
 // Where a running stack is: the state file the supervisor writes when it is
 // ready (`.stack/stack.json` by default), parsed with the contract's schema.
 import { readFile } from 'node:fs/promises';
-import { StackState } from '@effectively-once/stack-protocol';
+import { StackState } from '@effectively-once/lab-stack';
 import type { AuditTarget } from './audit.types.js';
 
 /** No stack state where one was looked for, or one left by a stack that is gone. */

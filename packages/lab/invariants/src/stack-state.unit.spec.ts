@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StackState } from '@effectively-once/stack-protocol';
+import { StackState } from '@effectively-once/lab-stack';
 import { auditTargetOf } from './stack-state.js';
 
 const state = {

@@ -4,7 +4,7 @@
 // command cannot run.
 import { readFile } from 'node:fs/promises';
 import { OrderLineage, StuckOrderList } from '@effectively-once/contracts';
-import { StackState } from '@effectively-once/stack-protocol';
+import { StackState } from '@effectively-once/lab-stack';
 import { parseLineageArgs, USAGE, UsageError, type LineageCommand } from './cli-args.js';
 import { loadLineageCliConfig } from './config.js';
 import { OrderTrace } from '../api/console.api.js';

@@ -11,7 +11,7 @@ import {
   StuckOrderList,
   type ServiceLineage,
 } from '@effectively-once/contracts';
-import { type StackTarget } from '@effectively-once/stack-protocol';
+import { type StackTarget } from '@effectively-once/lab-stack';
 import { createPostgresEventStore, eventStoreMigrations } from '@effectively-once/event-store';
 import { receive } from '@effectively-once/event-store/testing';
 import { createTestDatabase } from '@effectively-once/postgres/testing';

@@ -3,7 +3,7 @@
 // service that is down is reported as a failed source and the lineage is
 // assembled from the others.
 import { ServiceLineage } from '@effectively-once/contracts';
-import { type StackTarget } from '@effectively-once/stack-protocol';
+import { type StackTarget } from '@effectively-once/lab-stack';
 
 export const LINEAGE_SERVICES = ['order', 'inventory', 'payment', 'notification'] as const;
 export type LineageService = (typeof LINEAGE_SERVICES)[number];

@@ -2,7 +2,7 @@
 // crashes) into the feed, next to the saga events and outcomes they explain.
 // The four service databases are polled only while a page has a stream open;
 // nobody watching costs nothing.
-import type { StackTarget } from '@effectively-once/stack-protocol';
+import type { StackTarget } from '@effectively-once/lab-stack';
 import { lastJournalId, readJournal, type JournalEntry } from '@effectively-once/fault-injection';
 import { connect } from '@effectively-once/postgres';
 import type { FastifyBaseLogger } from 'fastify';

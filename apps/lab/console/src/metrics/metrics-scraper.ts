@@ -2,7 +2,7 @@
 // seconds while the System view is open), in parallel and with a short
 // timeout each: a process that is down or restarting is reported as a failed
 // source, and the summary is made of the others.
-import type { StackTarget } from '@effectively-once/stack-protocol';
+import type { StackTarget } from '@effectively-once/lab-stack';
 import type { MetricsSummary } from '../api/console.api.js';
 import { parsePrometheusText, type Sample } from './parse-prometheus-text.js';
 import { summarizeConsumerMetrics } from './summarize-consumer-metrics.js';

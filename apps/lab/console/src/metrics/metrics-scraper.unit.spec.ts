@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { StackTarget } from '@effectively-once/stack-protocol';
+import type { StackTarget } from '@effectively-once/lab-stack';
 import {
   createHttpServer,
   registerMetricsRoute,

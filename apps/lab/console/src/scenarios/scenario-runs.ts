@@ -3,7 +3,7 @@
 // the same time would disarm the first one's faults. The lab token stays
 // here; the page only names a scenario. Runs live in memory, the last few.
 import { randomUUID } from 'node:crypto';
-import type { StackTarget } from '@effectively-once/stack-protocol';
+import type { StackTarget } from '@effectively-once/lab-stack';
 import type { EventStoreConfig } from '@effectively-once/event-store';
 import {
   MISTAKES,

@@ -1,4 +1,4 @@
-import type { StackTarget } from '@effectively-once/stack-protocol';
+import type { StackTarget } from '@effectively-once/lab-stack';
 import { SCENARIOS } from '@effectively-once/scenario-runner';
 import { createHttpServer, type FastifyZodInstance } from '@effectively-once/service-kit';
 import Fastify from 'fastify';

@@ -1,7 +1,7 @@
 // The stack the console is handed in tests: the supervisor's default ports and
 // a database URL for each service, lab mode off. A test names only what it is
 // about (its databases, the lab token, the admin token) and keeps the rest.
-import type { StackDatabases, StackPorts, StackTarget } from '@effectively-once/stack-protocol';
+import type { StackDatabases, StackPorts, StackTarget } from '@effectively-once/lab-stack';
 
 export const TEST_STACK_PORTS: StackPorts = {
   gateway: 3000,

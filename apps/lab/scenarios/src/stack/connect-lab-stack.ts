@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { StackReadyMessage, StackState } from '@effectively-once/stack-protocol';
+import { StackReadyMessage, StackState } from '@effectively-once/lab-stack';
 import type { LabStack } from '@effectively-once/scenario-runner';
 
 export interface ConnectedStack {

@@ -5,7 +5,7 @@
 // will never be delivered again: the one loss the pattern exists to prevent.
 // Read from the embedded event store's tables, so it needs that back end.
 import { CONSUMERS, STREAM_PREFIX } from '@effectively-once/contracts';
-import type { StackTarget } from '@effectively-once/stack-protocol';
+import type { StackTarget } from '@effectively-once/lab-stack';
 import { withClient } from '../with-client.js';
 
 type DatabaseName = 'order' | 'inventory' | 'payment' | 'notification';

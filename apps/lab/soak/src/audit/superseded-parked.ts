@@ -6,7 +6,7 @@
 // failure of the soak, and the audit that follows reports it.
 import { connectClient } from '../with-client.js';
 import { z } from 'zod';
-import type { StackTarget } from '@effectively-once/stack-protocol';
+import type { StackTarget } from '@effectively-once/lab-stack';
 import { MARKER_DATABASE } from './lost-acknowledgements.js';
 
 const ParkedList = z.object({

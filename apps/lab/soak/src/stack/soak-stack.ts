@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { StackReadyMessage, type StackTarget } from '@effectively-once/stack-protocol';
+import { StackReadyMessage, type StackTarget } from '@effectively-once/lab-stack';
 import { z } from 'zod';
 
 const ProcessMessage = z.object({

@@ -2,7 +2,7 @@
 // where its services listen, where its databases are, and the lab token: the
 // contracts' StackTarget, which the supervisor writes to its state file and
 // hands to the console process.
-import { StackTarget } from '@effectively-once/stack-protocol';
+import { StackTarget } from '@effectively-once/lab-stack';
 
 export const LabStack = StackTarget;
 export type LabStack = StackTarget;

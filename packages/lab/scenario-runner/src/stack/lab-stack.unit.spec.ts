@@ -1,4 +1,4 @@
-import type { StackTarget } from '@effectively-once/stack-protocol';
+import type { StackTarget } from '@effectively-once/lab-stack';
 import { describe, expect, it } from 'vitest';
 import { labToken, serviceDatabase, serviceUrl } from './lab-stack.js';
 

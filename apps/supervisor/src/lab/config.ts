@@ -1,9 +1,10 @@
 // The supervisor's settings that belong to the lab: the console and lab mode.
-// config.ts reads them with its own through labSettings; without the lab
-// (`pnpm lab:remove`) the supervisor runs neither, and these variables mean nothing.
+// The lab reads them itself when main.ts attaches it (lab-mode.ts); without
+// the lab (`pnpm lab:remove`) the supervisor runs neither, and these
+// variables mean nothing.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { FaultsSetting } from '../config.js';
+import type { StackFaults } from '@effectively-once/lab-stack';
 
 const LabEnv = z.object({
   /** The web console at the entry point's `/` (its own process, reached through the gateway). */
@@ -17,6 +18,16 @@ const LabEnv = z.object({
   FAULTS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
+/** Lab mode is off, or on with the token every /admin/lab call must carry. */
+export type FaultsSetting = StackFaults;
+
+export interface LabSettings {
+  /** STACK_CONSOLE: the flow console runs, and the gateway serves it at `/`. */
+  readonly console: boolean;
+  /** STACK_FAULTS: the saga services run with fault injection and LAB_CONSUMER_ENV, and inventory runs twice. */
+  readonly faults: FaultsSetting;
+}
+
 /** 32 hex characters: a token for a local lab, not a password to remember. */
 function generateToken(): string {
   return randomBytes(16).toString('hex');
@@ -26,12 +37,9 @@ function generateToken(): string {
  * The console and lab-mode settings; a bad value fails with its name and the rule.
  *
  * @example
- * labSettings({ STACK_FAULTS: 'true' }); // { STACK_CONSOLE: true, faults: { enabled: true, token: '…' } }
+ * loadLabSettings({ STACK_FAULTS: 'true' }); // { console: true, faults: { enabled: true, token: '…' } }
  */
-export function labSettings(env: NodeJS.ProcessEnv): {
-  STACK_CONSOLE: boolean;
-  faults: FaultsSetting;
-} {
+export function loadLabSettings(env: NodeJS.ProcessEnv = process.env): LabSettings {
   const values = Object.fromEntries(
     Object.keys(LabEnv.shape).map((key) => [key, env[key] || undefined]),
   );
@@ -42,7 +50,7 @@ export function labSettings(env: NodeJS.ProcessEnv): {
   }
   const { STACK_CONSOLE, STACK_FAULTS, FAULTS_TOKEN } = parsed.data;
   return {
-    STACK_CONSOLE,
+    console: STACK_CONSOLE,
     faults: STACK_FAULTS
       ? { enabled: true, token: FAULTS_TOKEN ?? generateToken() }
       : { enabled: false },

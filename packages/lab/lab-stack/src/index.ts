@@ -1,0 +1,1 @@
+export * from './lab-stack-state.js';
