@@ -17,6 +17,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  */
 const TOOL_INVOCATIONS = new Set([
   'test',
+  'test:checks',
+  'test:fast',
   'test:unit',
   'test:int',
   'test:e2e',

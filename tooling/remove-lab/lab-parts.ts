@@ -82,6 +82,11 @@ export const LAB_SCRIPTS: readonly string[] = [
 export const SCRIPT_REWRITES: Readonly<Record<string, { from: string; to: string }>> = {
   // The console's browser page has its own tsconfig (DOM types).
   typecheck: { from: ' && tsc -p apps/lab/console/src/web/tsconfig.json', to: '' },
+  // The edit loop leaves out the lab's integration tests and the removal's own proof.
+  'test:fast': {
+    from: ' --exclude "**/lab/**/*.int.spec.ts" --exclude tooling/remove-lab/template-without-lab.unit.spec.ts',
+    to: '',
+  },
 };
 
 /** The line that opens a region of template code that wires the lab in; `// lab:end` closes it. */

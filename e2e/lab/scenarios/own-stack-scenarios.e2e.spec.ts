@@ -1,51 +1,81 @@
 // The failure scenarios written for settings of their own (short saga
 // deadlines, two replicas of every service): each runs on a lab stack started
 // with its `stackEnv`, as `pnpm scenario <name>` would start it, so the run
-// takes seconds. One that also takes infrastructure away (replicas-chaos
-// kills processes) gets an embedded server of its own. The other scenarios
-// share one stack (failure-lab.e2e.spec.ts).
+// takes seconds. Scenarios with the same settings share one stack, one after
+// another, as the others share theirs: each creates its own SKU and orders and
+// the runner disarms its faults when it ends. One that also takes
+// infrastructure away (replicas-chaos kills processes) gets a stack and an
+// embedded server of its own. The other scenarios share one stack
+// (failure-lab.e2e.spec.ts).
 import { randomBytes } from 'node:crypto';
 import {
   DEFAULT_RUN_OPTIONS,
   SCENARIOS,
   formatRun,
   runScenario,
+  type LabStack,
+  type Scenario,
   type ScenarioRun,
 } from '@effectively-once/scenario-runner';
-import { describe, expect, it } from 'vitest';
-import { startStack } from '../../support/start-stack.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type RunningStack } from '../../support/start-stack.js';
 
 function explain(run: ScenarioRun): string {
   return run.verdict.passed ? '' : formatRun(run);
 }
 
-describe('failure scenarios on a stack of their own: every invariant holds', () => {
+/**
+ * The scenarios with settings of their own, grouped by the stack they need:
+ * one group per distinct `stackEnv`, and one for each that takes
+ * infrastructure away, whose faults no other scenario should run after.
+ */
+function stackGroups(): Scenario[][] {
+  const groups = new Map<string, Scenario[]>();
   for (const scenario of SCENARIOS.filter((candidate) => candidate.stackEnv !== undefined)) {
-    it(scenario.name, { timeout: 300_000 }, async () => {
+    const key =
+      scenario.infrastructure === true
+        ? `alone:${scenario.name}`
+        : JSON.stringify(scenario.stackEnv);
+    groups.set(key, [...(groups.get(key) ?? []), scenario]);
+  }
+  return [...groups.values()];
+}
+
+for (const group of stackGroups()) {
+  const [first] = group;
+  if (first === undefined) continue;
+  describe(`failure scenarios on a stack of their own (${group.map((s) => s.name).join(', ')}): every invariant holds`, () => {
+    let running: RunningStack;
+    let lab: LabStack;
+
+    beforeAll(async () => {
       const token = randomBytes(16).toString('hex');
-      const running = await startStack({
+      running = await startStack({
         env: {
-          ...scenario.stackEnv,
+          ...first.stackEnv,
           STACK_FAULTS: 'true',
           FAULTS_TOKEN: token,
           ADMIN_TOKEN: token,
           // A fault under the whole stack must never reach a server other stacks share.
-          ...(scenario.infrastructure === true ? { DATABASE_URL: '' } : {}),
+          ...(first.infrastructure === true ? { DATABASE_URL: '' } : {}),
         },
       });
-      try {
-        const run = await runScenario(
-          {
-            gatewayUrl: running.gatewayUrl,
-            ports: running.ports,
-            databases: running.databases,
-            faults: { enabled: true, token },
-            adminToken: token,
-          },
-          scenario,
-          undefined,
-          DEFAULT_RUN_OPTIONS,
-        );
+      lab = {
+        gatewayUrl: running.gatewayUrl,
+        ports: running.ports,
+        databases: running.databases,
+        faults: { enabled: true, token },
+        adminToken: token,
+      };
+    });
+
+    afterAll(async () => {
+      await running.stop();
+    });
+
+    for (const scenario of group) {
+      it(scenario.name, { timeout: 300_000 }, async () => {
+        const run = await runScenario(lab, scenario, undefined, DEFAULT_RUN_OPTIONS);
         expect(run.error, explain(run)).toBeUndefined();
         expect(
           run.verdict.report.checks
@@ -58,9 +88,7 @@ describe('failure scenarios on a stack of their own: every invariant holds', () 
           explain(run),
         ).toEqual([]);
         expect(run.verdict.expectations.length, explain(run)).toBeGreaterThan(0);
-      } finally {
-        await running.stop();
-      }
-    });
-  }
-});
+      });
+    }
+  });
+}
