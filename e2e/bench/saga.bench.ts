@@ -259,7 +259,7 @@ function formatSection(
     `Written by \`pnpm bench\` (\`e2e/bench/saga.bench.ts\`) on ${new Date().toISOString().slice(0, 10)}.`,
     `Machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${String(availableParallelism())} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average ${loadAtStart.toFixed(1)} at start.`,
     `The stack as \`pnpm start\` runs it: ${String(processCount)} Node.js processes (the supervisor and ${[...names].sort().join(', ')}), embedded PostgreSQL with durable commits, the embedded event store.`,
-    `Tracing ${TRACING.map((mode) => `\`${mode}\``).join(', then ')}, one stack each (the first runs every row, the others the first load): \`on\` as \`pnpm start\` traces, every process exporting its spans to the console; \`off\` with \`OTEL_SDK_DISABLED=true\`.`,
+    `Tracing ${TRACING.map((mode) => `\`${mode}\``).join(', then ')}, one stack each (the first runs every row, the others the first load): \`on\` as \`pnpm start\` traces, \`off\` with \`OTEL_SDK_DISABLED=true\`.`,
     'Each order: one line, `tok_approve`. Latency: from sending `POST /api/orders` to `OrderConfirmed` in the order stream.',
     'Orders are sent on a fixed schedule for 15 s per row (an open loop), after a 3 s warm-up; each row starts once the previous one has drained.',
     '',
