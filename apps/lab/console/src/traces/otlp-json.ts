@@ -113,12 +113,11 @@ function plainValue(value: AnyValue): AttributeValue {
 
 const KeyValues = z.array(z.object({ key: z.string(), value: AnyValue.optional() })).default([]);
 
+/** Object.fromEntries defines every key as an own property, "__proto__" too, where `=` would not. */
 function attributesOf(list: z.output<typeof KeyValues>): Attributes {
-  const attributes: Record<string, AttributeValue> = {};
-  for (const { key, value } of list) {
-    if (value !== undefined) attributes[key] = plainValue(value);
-  }
-  return attributes;
+  return Object.fromEntries(
+    list.flatMap(({ key, value }) => (value === undefined ? [] : [[key, plainValue(value)]])),
+  );
 }
 
 const OtlpSpan = z.object({

@@ -110,6 +110,14 @@ describe('readExport', () => {
     });
   });
 
+  it('given an attribute named "__proto__", when read, then it is kept as an attribute like any other', () => {
+    const sent = span('1', { name: 'GET /', attributes: { ['__proto__']: 'odd', kept: 1 } });
+
+    const { spans } = read(exportRequest([sent]));
+
+    expect(Object.keys(spans[0]?.attributes ?? {})).toEqual(['__proto__', 'kept']);
+  });
+
   it('given a batch with a bad span among good ones, when read, then only the bad one is rejected, with the reason', () => {
     // Given three spans, the second with a base64 trace id (protobuf's JSON mapping, not OTLP's) and an all-zero span id
     const body = exportRequest([span('1'), span('2'), span('3')]) as {
