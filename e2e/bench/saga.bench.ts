@@ -41,21 +41,29 @@ const TARGET = { ordersPerSecond: 100, p99Ms: 300 };
 
 // For profiling one change: `--loads 10,50 --no-seed --no-docs` runs only
 // those rows and prints them without touching docs/benchmarks.md.
-// `--tracing off` runs the stack with OTEL_SDK_DISABLED=true: no process
-// starts the OpenTelemetry SDK. Without it every process traces as under
-// `pnpm start` (to the console, or to OTEL_EXPORTER_OTLP_ENDPOINT when set):
-// two runs give tracing's cost (docs/observability.md#traces).
+// `--tracing on,off` (the default) says which stacks run, one after the other:
+// `on` traces as `pnpm start` does (to the console, or to
+// OTEL_EXPORTER_OTLP_ENDPOINT when set), `off` sets OTEL_SDK_DISABLED=true so
+// that no process starts the OpenTelemetry SDK. The first stack runs every
+// row; each further one the first load again, so that one run gives tracing's
+// cost side by side (docs/observability.md#what-tracing-costs).
+// `--loads 10 --no-seed --tracing off,on,off,on` alternates them, which shows
+// how much of a difference is the machine's noise.
 const { values: ARGS } = parseArgs({
   options: {
     loads: { type: 'string' },
     'no-seed': { type: 'boolean', default: false },
     'no-docs': { type: 'boolean', default: false },
-    tracing: { type: 'string', default: 'on' },
+    tracing: { type: 'string', default: 'on,off' },
   },
 });
-if (ARGS.tracing !== 'on' && ARGS.tracing !== 'off') {
-  throw new Error(`--tracing takes on or off, not "${ARGS.tracing}"`);
-}
+type Tracing = 'on' | 'off';
+const TRACING: readonly Tracing[] = ARGS.tracing.split(',').map((mode) => {
+  if (mode !== 'on' && mode !== 'off') {
+    throw new Error(`--tracing takes on or off separated by commas, not "${ARGS.tracing}"`);
+  }
+  return mode;
+});
 function plannedLoads(): readonly { perSecond: number; seconds: number }[] {
   if (ARGS.loads === undefined) return PLAN.loads;
   return ARGS.loads.split(',').map((text) => {
@@ -68,11 +76,39 @@ function plannedLoads(): readonly { perSecond: number; seconds: number }[] {
 
 async function main(): Promise<void> {
   const loadAtStart = loadavg()[0] ?? 0;
+  const loads = plannedLoads();
+  const results: LoadResult[] = [];
+  let names = new Set<string>();
+  for (const [index, tracing] of TRACING.entries()) {
+    process.stdout.write(`  a stack with tracing ${tracing}\n`);
+    const run = await runStack({
+      tracing,
+      loads: index === 0 ? loads : loads.slice(0, 1),
+      seed: index === 0 && !ARGS['no-seed'],
+      // One mode: the rows as they always were; more: each row says its stack's.
+      labelOf: (label, perSecond) =>
+        TRACING.length === 1 ? label : `${label ?? `${String(perSecond)}/s`}, tracing ${tracing}`,
+    });
+    results.push(...run.results);
+    names = run.names;
+  }
+  const section = formatSection(results, loadAtStart, names);
+  process.stdout.write(`${section}\n`);
+  if (!ARGS['no-docs']) await writeBenchmarkSection(BENCHMARKS_FILE, 'saga', section);
+}
+
+/** One stack, from start to stop: its rows, and the names of its processes. */
+async function runStack(input: {
+  tracing: Tracing;
+  loads: readonly { perSecond: number; seconds: number }[];
+  seed: boolean;
+  labelOf: (label: string | undefined, perSecond: number) => string | undefined;
+}): Promise<{ results: LoadResult[]; names: Set<string> }> {
   const stack = await startStack({
     env: {
       STACK_DURABILITY: 'durable',
       LOG_LEVEL: 'warn',
-      ...(ARGS.tracing === 'off' ? { OTEL_SDK_DISABLED: 'true' } : {}),
+      ...(input.tracing === 'off' ? { OTEL_SDK_DISABLED: 'true' } : {}),
       // lab:begin
       // As `pnpm start` runs it: the console's feed reads the store too, and issue 13 counts it.
       STACK_CONSOLE: 'true',
@@ -104,6 +140,11 @@ async function main(): Promise<void> {
     const idle = await idleCountRates(snapshot);
     const measured = async (load: { perSecond: number; seconds: number }, label?: string) => {
       await sleep(STATS_SETTLE_MS);
+      process.stdout.write(
+        `    load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}\n`,
+      );
       const before = await snapshot();
       const result = await offerLoad(stack.gatewayUrl, { ...load, sku: PLAN.sku }, ended, waiters);
       const atEnd = await snapshot();
@@ -116,16 +157,16 @@ async function main(): Promise<void> {
         eventStoreCommits: settled.eventStoreCommits - idle.commitsPerMs * settledMs,
         eventStoreRowsReturned: settled.eventStoreRowsReturned - idle.rowsPerMs * settledMs,
       });
-      return { ...result, resources, ...(label === undefined ? {} : { label }) };
+      const shown = input.labelOf(label, load.perSecond);
+      return { ...result, resources, ...(shown === undefined ? {} : { label: shown }) };
     };
     const results: LoadResult[] = [];
-    const loads = plannedLoads();
-    for (const load of loads) {
+    for (const load of input.loads) {
       process.stdout.write(`  ${String(load.perSecond)} orders/s for ${String(load.seconds)} s\n`);
       results.push(await measured(load));
     }
-    const first = loads[0];
-    if (!ARGS['no-seed'] && first !== undefined) {
+    const first = input.loads[0];
+    if (input.seed && first !== undefined) {
       process.stdout.write(
         `  seeding ${String(PLAN.seededEvents)} events, then the first row again\n`,
       );
@@ -141,9 +182,7 @@ async function main(): Promise<void> {
       );
     }
     await observer.end();
-    const section = formatSection(results, loadAtStart, new Set(processesOf(stack).named().keys()));
-    process.stdout.write(`${section}\n`);
-    if (!ARGS['no-docs']) await writeBenchmarkSection(BENCHMARKS_FILE, 'saga', section);
+    return { results, names: new Set(processesOf(stack).named().keys()) };
   } finally {
     await ends.close();
     await store.close();
@@ -220,6 +259,7 @@ function formatSection(
     `Written by \`pnpm bench\` (\`e2e/bench/saga.bench.ts\`) on ${new Date().toISOString().slice(0, 10)}.`,
     `Machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${String(availableParallelism())} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average ${loadAtStart.toFixed(1)} at start.`,
     `The stack as \`pnpm start\` runs it: ${String(processCount)} Node.js processes (the supervisor and ${[...names].sort().join(', ')}), embedded PostgreSQL with durable commits, the embedded event store.`,
+    `Tracing ${TRACING.map((mode) => `\`${mode}\``).join(', then ')}, one stack each (the first runs every row, the others the first load): \`on\` as \`pnpm start\` traces, \`off\` with \`OTEL_SDK_DISABLED=true\`.`,
     'Each order: one line, `tok_approve`. Latency: from sending `POST /api/orders` to `OrderConfirmed` in the order stream.',
     'Orders are sent on a fixed schedule for 15 s per row (an open loop), after a 3 s warm-up; each row starts once the previous one has drained.',
     '',

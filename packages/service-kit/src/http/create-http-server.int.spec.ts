@@ -222,6 +222,23 @@ describe('createHttpServer, what the body parser accepts', () => {
     expect(problem.errors).toEqual([{ path: 'body', message: 'must not have a "__proto__" key' }]);
   });
 
+  // Plain JSON.parse is taken for text that cannot spell a forbidden key; a
+  // \u escape can, so it must still reach the check.
+  it('refuses a "__proto__" key spelled with \\u escapes just the same', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/orders',
+      headers: { 'content-type': 'application/json' },
+      payload:
+        '{"customerEmail":"ada@example.com","items":[{"sku":"MUG","quantity":1}],"\\u005f\\u005fproto__":{"admin":true}}',
+    });
+
+    expect(response.statusCode).toBe(400);
+    expect(problemOf(response).errors).toEqual([
+      { path: 'body', message: 'must not have a "__proto__" key' },
+    ]);
+  });
+
   it('still answers an empty JSON body with 400 MALFORMED_JSON', async () => {
     const response = await app.inject({
       method: 'POST',

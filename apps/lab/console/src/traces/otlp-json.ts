@@ -5,6 +5,13 @@
 // are ignored. The envelope must parse or the whole request is bad data (400);
 // each span is parsed on its own, so one bad span is a rejected span in a
 // partial success, not a lost batch.
+//
+// Every process exports here, about a hundred spans per order: the schemas
+// only check, and the conversions (lower-case ids, BigInt times, attribute
+// maps) are plain code in toReceivedSpan. With a zod transform or refine per
+// id, time and attribute list, and a recursive schema for attribute values,
+// reading a span cost more than twice the CPU (docs/observability.md, "What
+// tracing costs").
 import { z } from 'zod';
 
 /** A span as the console keeps it; times in nanoseconds since the epoch. */
@@ -33,6 +40,7 @@ export type SpanKind = (typeof SPAN_KINDS)[number];
 const STATUS_CODES = ['unset', 'ok', 'error'] as const;
 export type SpanStatusCode = (typeof STATUS_CODES)[number];
 
+/** Lower-cased by toReceivedSpan. */
 const hexId = (bytes: number) =>
   z
     .string()
@@ -40,42 +48,43 @@ const hexId = (bytes: number) =>
       new RegExp(`^[0-9a-fA-F]{${String(bytes * 2)}}$`),
       `must be ${String(bytes)} bytes in hex`,
     )
-    .transform((id) => id.toLowerCase())
-    .refine((id) => !/^0+$/.test(id), 'must not be all zeros');
+    .regex(/[^0]/, 'must not be all zeros');
 const TraceId = hexId(16);
 const SpanId = hexId(8);
 
-/** A fixed64 of the JSON mapping: a decimal string or a number. */
-const UnixNano = z
-  .union([z.string().regex(/^\d{1,20}$/, 'must be a decimal integer'), z.number().int().min(0)])
-  .transform((value) => BigInt(value));
+/** A fixed64 of the JSON mapping: a decimal string or a number; made a BigInt by toReceivedSpan. */
+const UnixNano = z.union([
+  z.string().regex(/^\d{1,20}$/, 'must be a decimal integer'),
+  z.number().int().min(0),
+]);
 
-interface AnyValue {
-  stringValue?: string | undefined;
-  boolValue?: boolean | undefined;
-  intValue?: string | number | undefined;
-  doubleValue?: number | undefined;
-  arrayValue?: { values?: AnyValue[] | undefined } | undefined;
-  kvlistValue?:
-    { values?: { key: string; value?: AnyValue | undefined }[] | undefined } | undefined;
-  bytesValue?: unknown;
+/**
+ * An attribute's value. An array's or a map's members are read by the same
+ * schema when the value is made plain, not by a recursive schema: zod guards
+ * every object a recursive schema parses against reference cycles, which
+ * doubled the receiver's cost for lists that are flat in every span the
+ * stack exports.
+ */
+const AnyValue = z.object({
+  stringValue: z.string().optional(),
+  boolValue: z.boolean().optional(),
+  intValue: z.union([z.string().regex(/^-?\d+$/), z.number().int()]).optional(),
+  doubleValue: z.number().optional(),
+  arrayValue: z.object({ values: z.array(z.unknown()).optional() }).optional(),
+  kvlistValue: z
+    .object({ values: z.array(z.object({ key: z.string(), value: z.unknown() })).optional() })
+    .optional(),
+  // Base64 in the JSON mapping; some serializers write a byte array's object form instead.
+  bytesValue: z.unknown().optional(),
+});
+type AnyValue = z.output<typeof AnyValue>;
+
+/** A member of an array or a map; one that is not an AnyValue shows as its JSON text. */
+function plainMember(member: unknown): AttributeValue | null {
+  if (member === undefined) return null;
+  const value = AnyValue.safeParse(member);
+  return value.success ? plainValue(value.data) : JSON.stringify(member);
 }
-const AnyValue: z.ZodType<AnyValue> = z.lazy(() =>
-  z.object({
-    stringValue: z.string().optional(),
-    boolValue: z.boolean().optional(),
-    intValue: z.union([z.string().regex(/^-?\d+$/), z.number().int()]).optional(),
-    doubleValue: z.number().optional(),
-    arrayValue: z.object({ values: z.array(AnyValue).optional() }).optional(),
-    kvlistValue: z
-      .object({
-        values: z.array(z.object({ key: z.string(), value: AnyValue.optional() })).optional(),
-      })
-      .optional(),
-    // Base64 in the JSON mapping; some serializers write a byte array's object form instead.
-    bytesValue: z.unknown().optional(),
-  }),
-);
 
 /**
  * Arrays and maps are kept as their JSON text, and an int64 beyond 2^53 loses
@@ -90,26 +99,26 @@ function plainValue(value: AnyValue): AttributeValue {
     return typeof value.bytesValue === 'string' ? value.bytesValue : '(bytes)';
   }
   if (value.arrayValue !== undefined) {
-    return JSON.stringify((value.arrayValue.values ?? []).map(plainValue));
+    return JSON.stringify((value.arrayValue.values ?? []).map(plainMember));
   }
   if (value.kvlistValue !== undefined) {
     const entries = (value.kvlistValue.values ?? []).map(({ key, value: inner }) => [
       key,
-      inner === undefined ? null : plainValue(inner),
+      plainMember(inner),
     ]);
     return JSON.stringify(Object.fromEntries(entries));
   }
   return '';
 }
 
-const KeyValues = z
-  .array(z.object({ key: z.string(), value: AnyValue.optional() }))
-  .default([])
-  .transform((list): Attributes =>
-    Object.fromEntries(
-      list.flatMap(({ key, value }) => (value === undefined ? [] : [[key, plainValue(value)]])),
-    ),
+const KeyValues = z.array(z.object({ key: z.string(), value: AnyValue.optional() })).default([]);
+
+/** Object.fromEntries defines every key as an own property, "__proto__" too, where `=` would not. */
+function attributesOf(list: z.output<typeof KeyValues>): Attributes {
+  return Object.fromEntries(
+    list.flatMap(({ key, value }) => (value === undefined ? [] : [[key, plainValue(value)]])),
   );
+}
 
 const OtlpSpan = z.object({
   traceId: TraceId,
@@ -157,21 +166,30 @@ function issueText(error: z.ZodError): string {
 
 function toReceivedSpan(span: z.output<typeof OtlpSpan>, resource: Attributes): ReceivedSpan {
   return {
-    traceId: span.traceId,
-    spanId: span.spanId,
+    traceId: span.traceId.toLowerCase(),
+    spanId: span.spanId.toLowerCase(),
     parentSpanId:
-      span.parentSpanId === undefined || span.parentSpanId === '' ? null : span.parentSpanId,
+      span.parentSpanId === undefined || span.parentSpanId === ''
+        ? null
+        : span.parentSpanId.toLowerCase(),
     name: span.name,
     kind: SPAN_KINDS[span.kind] ?? 'unspecified',
-    startTimeUnixNano: span.startTimeUnixNano,
-    endTimeUnixNano: span.endTimeUnixNano,
+    startTimeUnixNano: BigInt(span.startTimeUnixNano),
+    endTimeUnixNano: BigInt(span.endTimeUnixNano),
     status: {
       code: STATUS_CODES[span.status.code] ?? 'unset',
       message: span.status.message || null,
     },
-    attributes: span.attributes,
-    events: span.events,
-    links: span.links,
+    attributes: attributesOf(span.attributes),
+    events: span.events.map((event) => ({
+      name: event.name,
+      timeUnixNano: BigInt(event.timeUnixNano),
+      attributes: attributesOf(event.attributes),
+    })),
+    links: span.links.map((link) => ({
+      traceId: link.traceId.toLowerCase(),
+      spanId: link.spanId.toLowerCase(),
+    })),
     resource,
   };
 }
@@ -186,11 +204,12 @@ function toReceivedSpan(span: z.output<typeof OtlpSpan>, resource: Attributes): 
 export function readExport(request: z.output<typeof ExportTraceServiceRequest>): ReadExport {
   const result: ReadExport = { spans: [], rejectedSpans: 0, firstRejection: null };
   for (const { resource, scopeSpans } of request.resourceSpans) {
+    const resourceAttributes = attributesOf(resource?.attributes ?? []);
     for (const { spans } of scopeSpans) {
       for (const raw of spans) {
         const span = OtlpSpan.safeParse(raw);
         if (span.success) {
-          result.spans.push(toReceivedSpan(span.data, resource?.attributes ?? {}));
+          result.spans.push(toReceivedSpan(span.data, resourceAttributes));
         } else {
           result.rejectedSpans += 1;
           result.firstRejection ??= issueText(span.error);

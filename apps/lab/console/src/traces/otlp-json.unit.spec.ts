@@ -69,6 +69,55 @@ describe('readExport', () => {
     });
   });
 
+  it('given nested lists and maps, when read, then each member is read as a value, and one that is not shows as its JSON text', () => {
+    const nested = {
+      kvlistValue: {
+        values: [
+          {
+            key: 'ids',
+            value: { arrayValue: { values: [{ stringValue: 'a' }, { intValue: '2' }] } },
+          },
+          { key: 'odd', value: { intValue: 'not a number' } },
+        ],
+      },
+    };
+    const body = {
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  traceId: TRACE_ID,
+                  spanId: spanId('1'),
+                  name: 'GET /',
+                  startTimeUnixNano: '1000',
+                  endTimeUnixNano: '2000',
+                  attributes: [{ key: 'nested', value: nested }],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+
+    const { spans, rejectedSpans } = read(body);
+
+    expect(rejectedSpans).toBe(0);
+    expect(spans[0]?.attributes).toEqual({
+      nested: '{"ids":"[\\"a\\",2]","odd":"{\\"intValue\\":\\"not a number\\"}"}',
+    });
+  });
+
+  it('given an attribute named "__proto__", when read, then it is kept as an attribute like any other', () => {
+    const sent = span('1', { name: 'GET /', attributes: { ['__proto__']: 'odd', kept: 1 } });
+
+    const { spans } = read(exportRequest([sent]));
+
+    expect(Object.keys(spans[0]?.attributes ?? {})).toEqual(['__proto__', 'kept']);
+  });
+
   it('given a batch with a bad span among good ones, when read, then only the bad one is rejected, with the reason', () => {
     // Given three spans, the second with a base64 trace id (protobuf's JSON mapping, not OTLP's) and an all-zero span id
     const body = exportRequest([span('1'), span('2'), span('3')]) as {
