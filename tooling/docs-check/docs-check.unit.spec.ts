@@ -73,7 +73,7 @@ describe('the docs', () => {
       report(
         checkMatrixCells(repo, {
           'order-saga-v1': {
-            file: 'apps/order/src/order-saga/order-saga.handler.ts',
+            file: 'apps/order/src/domain/order-saga.decide.ts',
             constant: 'ORDER_SAGA_EVENTS',
           },
           'inventory-reservation-v1': {
@@ -89,7 +89,7 @@ describe('the docs', () => {
             constant: 'PAYMENT_AUTHORIZATION_EVENTS',
           },
           'notification-email-v1': {
-            file: 'apps/notification/src/adapters/subscriptions/notification-email.handler.ts',
+            file: 'apps/notification/src/domain/notification.decide.ts',
             constant: 'NOTIFICATION_EMAIL_EVENTS',
           },
         }),

@@ -12,9 +12,9 @@ import { notificationDatabaseMigrations } from './adapters/postgres/notification
 import type { Mailer } from './adapters/smtp/mailer.js';
 import {
   handleNotificationEmail,
-  NOTIFICATION_EMAIL_EVENTS,
   notificationEmail,
 } from './adapters/subscriptions/notification-email.handler.js';
+import { NOTIFICATION_EMAIL_EVENTS } from './domain/notification.decide.js';
 import { buildApp } from './app.js';
 import type { NotificationConfig } from './config.js';
 

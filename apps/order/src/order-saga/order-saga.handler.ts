@@ -7,12 +7,7 @@
 //   which carry the same ids, and the store accepts them as a no-op).
 // - another writer appends first (the customer's cancel): WrongExpectedRevision
 //   rolls the marker back and the delivery is retried against the new state.
-import {
-  CONSUMERS,
-  type KnownEvent,
-  type KnownEventType,
-  type OrderEvent,
-} from '@effectively-once/contracts';
+import { CONSUMERS, type KnownEvent, type OrderEvent } from '@effectively-once/contracts';
 import {
   WrongExpectedRevisionError,
   type EventStore,
@@ -43,18 +38,6 @@ import {
 import type { OrderDatabase } from '../adapters/postgres/order.database.js';
 
 export const orderSaga = defineConsumer({ name: CONSUMERS.orderSaga });
-
-/** The events the saga acts on: its subscription group receives only these. */
-export const ORDER_SAGA_EVENTS = [
-  'InventoryReserved',
-  'InventoryReservationRejected',
-  'InventoryReleased',
-  'PaymentAuthorized',
-  'PaymentDeclined',
-  'PaymentUnavailable',
-  'PaymentVoided',
-  'PaymentNothingToVoid',
-] as const satisfies readonly KnownEventType[];
 
 export interface OrderSagaDeps {
   readonly db: Kysely<OrderDatabase>;

@@ -20,7 +20,7 @@ import {
   notWrittenByTheOrderService,
   notificationStream,
   type KnownEvent,
-  type KnownEventType,
+  isEventOf,
   type NotificationEvent,
 } from '@effectively-once/contracts';
 import type { RecordedEvent } from '@effectively-once/event-store';
@@ -37,7 +37,7 @@ import { outgoingEvent, unheardSteps, type StepReporter } from '@effectively-onc
 import type { Kysely } from 'kysely';
 import { composeEmail } from '../../domain/email.compose.js';
 import type { Email } from '../../domain/notification.js';
-import { notificationFor } from '../../domain/notification.decide.js';
+import { NOTIFICATION_EMAIL_EVENTS, notificationFor } from '../../domain/notification.decide.js';
 import { decideOnSendIntent, type SendDecision } from '../../domain/send-intent.decide.js';
 import type { NotificationDatabase } from '../postgres/database.js';
 import {
@@ -53,12 +53,6 @@ export const notificationEmail = defineConsumer({
   name: CONSUMERS.notificationEmail,
   businessKeys: [NOTIFICATION_BUSINESS_KEY],
 });
-
-/** The events this consumer acts on: its subscription group receives only these. */
-export const NOTIFICATION_EMAIL_EVENTS = [
-  'OrderConfirmed',
-  'OrderCancelled',
-] as const satisfies readonly KnownEventType[];
 
 /**
  * How long another attempt waits before taking over an email that is being
@@ -84,8 +78,9 @@ export type Notified = Extract<NotificationEvent, { type: 'CustomerNotified' }>[
 export type NotificationEmailResult = ProcessResult<Notified> | { outcome: 'ignored' };
 
 /**
- * Handles one parsed event of an order stream. Events that ask for no email
- * are `ignored` without a transaction; the others take the three steps.
+ * Handles one parsed event of an order stream. Events outside
+ * NOTIFICATION_EMAIL_EVENTS ask for no email and are `ignored` without a
+ * transaction; the others take the three steps.
  *
  * @example
  * const result = await handleNotificationEmail({ db, mailer, now: () => new Date() }, event, recorded);
@@ -95,8 +90,9 @@ export async function handleNotificationEmail(
   event: KnownEvent,
   recorded: RecordedEvent,
 ): Promise<NotificationEmailResult> {
+  // The subscription's filter keeps the rest away; a replay may not.
+  if (!isEventOf(NOTIFICATION_EMAIL_EVENTS, event)) return { outcome: 'ignored' };
   const request = notificationFor(event);
-  if (request === null) return { outcome: 'ignored' };
   // The service keeps no state about orders, so where the event was found is
   // all it can check: an end the order service cannot have written (the
   // first event of its stream, or in another order's stream) would email a

@@ -10,16 +10,9 @@
 // down) until it succeeds and never parks it for that (startConsumer's
 // `retryUntilSuccess`), so a cancellation completes by itself once the
 // provider is back.
-import {
-  paymentStream,
-  type EventOf,
-  type OrderCancellationRequested,
-} from '@effectively-once/contracts';
+import { type EventOf, type OrderCancellationRequested } from '@effectively-once/contracts';
 import type { RecordedEvent } from '@effectively-once/event-store';
 import { terminalFailure, type ProcessResult } from '@effectively-once/idempotency';
-import { enqueueEvents } from '@effectively-once/outbox';
-import { outgoingEvent } from '@effectively-once/service-kit';
-import { decideOnAuthorizationAnswer } from '../../domain/authorization.decide.js';
 import {
   decideOnCancellation,
   decideOnVoided,
@@ -28,9 +21,15 @@ import {
 } from '../../domain/cancellation.decide.js';
 import type { PendingAttempt } from '../../domain/payment-attempt.js';
 import { lockOrder } from '../postgres/order-lock.js';
-import { findAttemptByOrder, saveTransition } from '../postgres/payment-attempt.repository.js';
+import { findAttemptByOrder } from '../postgres/payment-attempt.repository.js';
 import { recordCancellation } from '../postgres/payment-cancellation.repository.js';
 import type { PaymentHandlerDeps } from './handler-deps.js';
+import {
+  enqueuePaymentEvent,
+  lockedAttempt,
+  recordAuthorizationAnswer,
+  recordPaymentStep,
+} from './record-payment-step.js';
 import { markProcessed, processPaymentMessage } from './payment-authorization.consumer.js';
 
 type CancellationRequested = EventOf<typeof OrderCancellationRequested>;
@@ -71,18 +70,16 @@ export async function handleCancellationRequested(
   // redelivery reads a voided attempt, decides 'nothing' and finds its marker,
   // a duplicate with no second PaymentVoided.
   return processPaymentMessage(deps, recorded, async (trx) => {
-    const attempt = await findAttemptByOrder(trx, { orderId, forUpdate: true });
-    if (attempt === undefined) throw new Error(`Payment attempt of order ${orderId} vanished.`);
+    const attempt = await lockedAttempt(trx, orderId);
     const voided = decideOnVoided({ attempt, now: deps.now() });
     if (voided.kind === 'already_recorded') return voided.kind;
-    await saveTransition(trx, { attempt: voided.attempt, from: 'authorized', now: deps.now() });
-    await enqueueEvents(trx, [
-      outgoingEvent({
-        streamName: paymentStream(voided.event.data.orderId),
-        event: voided.event,
-        causedBy: recorded,
-      }),
-    ]);
+    await recordPaymentStep(trx, {
+      attempt: voided.attempt,
+      from: 'authorized',
+      event: voided.event,
+      causedBy: recorded,
+      now: deps.now(),
+    });
     return voided.attempt.status;
   });
 }
@@ -115,13 +112,11 @@ async function recordNothingToVoid(
   const { recorded, orderId, reason } = input;
   return processPaymentMessage(deps, recorded, async (trx) => {
     const attempt = await findAttemptByOrder(trx, { orderId });
-    await enqueueEvents(trx, [
-      outgoingEvent({
-        streamName: paymentStream(orderId),
-        event: nothingToVoid({ orderId, attempt, reason, now: deps.now() }),
-        causedBy: recorded,
-      }),
-    ]);
+    await enqueuePaymentEvent(
+      trx,
+      nothingToVoid({ orderId, attempt, reason, now: deps.now() }),
+      recorded,
+    );
     return `nothing_to_void:${reason}`;
   });
 }
@@ -144,28 +139,15 @@ async function settlePending(
   const answer = await deps.provider.closeAuthorizationKey({ paymentAttemptId });
   return deps.db.transaction().execute(async (trx) => {
     await lockOrder(trx, orderId);
-    const attempt = await findAttemptByOrder(trx, { orderId, forUpdate: true });
-    if (attempt === undefined) throw new Error(`Payment attempt of order ${orderId} vanished.`);
-    const decision = decideOnAuthorizationAnswer({ attempt, answer, now: deps.now() });
-    switch (decision.kind) {
-      case 'reject':
-        throw terminalFailure(decision.reason);
-      case 'already_recorded':
-        return decideOnCancellation({ attempt });
-      case 'record':
-        await saveTransition(trx, { attempt: decision.attempt, from: 'pending', now: deps.now() });
-        // A closed key is this cancellation's own doing: its PaymentNothingToVoid
-        // tells the saga, and a PaymentUnavailable would only blur the story.
-        if (decision.event.type !== 'PaymentUnavailable') {
-          await enqueueEvents(trx, [
-            outgoingEvent({
-              streamName: paymentStream(decision.event.data.orderId),
-              event: decision.event,
-              causedBy: recorded,
-            }),
-          ]);
-        }
-        return decideOnCancellation({ attempt: decision.attempt });
-    }
+    const { attempt } = await recordAuthorizationAnswer(trx, {
+      orderId,
+      answer,
+      causedBy: recorded,
+      now: deps.now(),
+      // A closed key is this cancellation's own doing: its PaymentNothingToVoid
+      // tells the saga, and a PaymentUnavailable would only blur the story.
+      silent: 'PaymentUnavailable',
+    });
+    return decideOnCancellation({ attempt });
   });
 }

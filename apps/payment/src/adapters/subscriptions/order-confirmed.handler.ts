@@ -6,19 +6,14 @@
 //   3. processOnce: mark the attempt captured and enqueue PaymentCaptured, with the marker.
 // Capturing is recovering forward, not compensating, but it too must happen:
 // the consumer retries a transient failure until it succeeds.
-import {
-  CONSUMERS,
-  paymentStream,
-  type EventOf,
-  type OrderConfirmed,
-} from '@effectively-once/contracts';
+import { CONSUMERS, type EventOf, type OrderConfirmed } from '@effectively-once/contracts';
 import type { RecordedEvent } from '@effectively-once/event-store';
 import { terminalFailure, type ProcessResult } from '@effectively-once/idempotency';
-import { enqueueEvents } from '@effectively-once/outbox';
-import { outgoingEvent, unheardSteps } from '@effectively-once/service-kit';
+import { unheardSteps } from '@effectively-once/service-kit';
 import { decideOnCaptured, decideOnConfirmation } from '../../domain/capture.decide.js';
-import { findAttemptByOrder, saveTransition } from '../postgres/payment-attempt.repository.js';
+import { findAttemptByOrder } from '../postgres/payment-attempt.repository.js';
 import type { PaymentHandlerDeps } from './handler-deps.js';
+import { lockedAttempt, recordPaymentStep } from './record-payment-step.js';
 import { markProcessed, processPaymentMessage } from './payment-authorization.consumer.js';
 
 type Confirmed = EventOf<typeof OrderConfirmed>;
@@ -59,18 +54,16 @@ export async function handleOrderConfirmed(
   // Crash window, after step 3 committed and before the acknowledgment: the
   // redelivery reads a captured attempt and its marker, a duplicate.
   return processPaymentMessage(deps, recorded, async (trx) => {
-    const attempt = await findAttemptByOrder(trx, { orderId, forUpdate: true });
-    if (attempt === undefined) throw new Error(`Payment attempt of order ${orderId} vanished.`);
+    const attempt = await lockedAttempt(trx, orderId);
     const captured = decideOnCaptured({ attempt, now: deps.now() });
     if (captured.kind === 'already_recorded') return captured.kind;
-    await saveTransition(trx, { attempt: captured.attempt, from: 'authorized', now: deps.now() });
-    await enqueueEvents(trx, [
-      outgoingEvent({
-        streamName: paymentStream(orderId),
-        event: captured.event,
-        causedBy: recorded,
-      }),
-    ]);
+    await recordPaymentStep(trx, {
+      attempt: captured.attempt,
+      from: 'authorized',
+      event: captured.event,
+      causedBy: recorded,
+      now: deps.now(),
+    });
     return captured.attempt.status;
   });
 }

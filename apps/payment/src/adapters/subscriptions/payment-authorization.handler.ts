@@ -1,7 +1,7 @@
 // The consumer payment-authorization-v1 reads the order streams: it acts on
-// three order events (authorize, capture, void) and acknowledges every other
-// one as ignored.
-import type { KnownEvent, KnownEventType } from '@effectively-once/contracts';
+// three order events (authorize, capture, void), PAYMENT_AUTHORIZATION_EVENTS,
+// and acknowledges any other one that reaches it as ignored.
+import { isEventOf, type KnownEvent, type KnownEventType } from '@effectively-once/contracts';
 import type { OrderingKey, RecordedEvent } from '@effectively-once/event-store';
 import { handleCancellationRequested } from './cancellation-requested.handler.js';
 import type { DeliveryAttempt } from '@effectively-once/service-kit';
@@ -53,6 +53,8 @@ export async function handlePaymentAuthorization(
   recorded: RecordedEvent,
   delivery: DeliveryAttempt = FIRST_DELIVERY,
 ): Promise<PaymentHandleResult> {
+  // The subscription's filter keeps the rest away; a replay may not.
+  if (!isEventOf(PAYMENT_AUTHORIZATION_EVENTS, event)) return { outcome: 'ignored' };
   switch (event.type) {
     case 'OrderPaymentRequested':
       return handlePaymentRequested(deps, event, recorded, delivery);
@@ -60,21 +62,5 @@ export async function handlePaymentAuthorization(
       return handleOrderConfirmed(deps, event, recorded);
     case 'OrderCancellationRequested':
       return handleCancellationRequested(deps, event, recorded);
-    // Facts for other services, and events of streams this consumer does not
-    // read: listed, so a new event type is a decision here, not a silent default.
-    case 'OrderPlaced':
-    case 'OrderCompensated':
-    case 'OrderCancelled':
-    case 'InventoryReserved':
-    case 'InventoryReservationRejected':
-    case 'InventoryReleased':
-    case 'PaymentAuthorized':
-    case 'PaymentDeclined':
-    case 'PaymentVoided':
-    case 'PaymentCaptured':
-    case 'PaymentNothingToVoid':
-    case 'PaymentUnavailable':
-    case 'CustomerNotified':
-      return { outcome: 'ignored' };
   }
 }

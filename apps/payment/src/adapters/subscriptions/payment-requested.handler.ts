@@ -12,7 +12,6 @@
 import {
   CONSUMERS,
   notWrittenByTheOrderService,
-  paymentStream,
   type EventOf,
   type OrderPaymentRequested,
 } from '@effectively-once/contracts';
@@ -23,24 +22,19 @@ import {
   terminalFailure,
   type ProcessResult,
 } from '@effectively-once/idempotency';
-import { enqueueEvents } from '@effectively-once/outbox';
-import { outgoingEvent, unheardSteps } from '@effectively-once/service-kit';
-import {
-  decideOnAuthorizationAnswer,
-  decideOnPaymentRequest,
-  type RequestDecision,
-} from '../../domain/authorization.decide.js';
+import { unheardSteps } from '@effectively-once/service-kit';
+import { decideOnPaymentRequest, type RequestDecision } from '../../domain/authorization.decide.js';
 import type { PendingAttempt } from '../../domain/payment-attempt.js';
 import type { AuthorizationAnswer } from '../../domain/provider-answer.js';
 import { lockOrder } from '../postgres/order-lock.js';
 import {
   findAttemptByOrder,
   insertPendingAttempt,
-  saveTransition,
 } from '../postgres/payment-attempt.repository.js';
 import { isCancelled } from '../postgres/payment-cancellation.repository.js';
 import type { DeliveryAttempt } from '@effectively-once/service-kit';
 import { FIRST_DELIVERY, type PaymentHandlerDeps } from './handler-deps.js';
+import { recordAuthorizationAnswer } from './record-payment-step.js';
 import { markProcessed, processPaymentMessage } from './payment-authorization.consumer.js';
 
 type PaymentRequested = EventOf<typeof OrderPaymentRequested>;
@@ -169,24 +163,12 @@ async function recordAnswer(
   // redelivery finds the answer recorded (step 1 skips the provider) and its
   // marker claimed (a duplicate), so it is acknowledged with no second event.
   return processPaymentMessage(deps, recorded, async (trx) => {
-    const attempt = await findAttemptByOrder(trx, { orderId, forUpdate: true });
-    if (attempt === undefined) throw new Error(`Payment attempt of order ${orderId} vanished.`);
-    const decision = decideOnAuthorizationAnswer({ attempt, answer, now: deps.now() });
-    switch (decision.kind) {
-      case 'reject':
-        throw terminalFailure(decision.reason);
-      case 'already_recorded':
-        return decision.kind;
-      case 'record':
-        await saveTransition(trx, { attempt: decision.attempt, from: 'pending', now: deps.now() });
-        await enqueueEvents(trx, [
-          outgoingEvent({
-            streamName: paymentStream(decision.event.data.orderId),
-            event: decision.event,
-            causedBy: recorded,
-          }),
-        ]);
-        return decision.attempt.status;
-    }
+    const { attempt, recorded: isNew } = await recordAuthorizationAnswer(trx, {
+      orderId,
+      answer,
+      causedBy: recorded,
+      now: deps.now(),
+    });
+    return isNew ? attempt.status : 'already_recorded';
   });
 }
