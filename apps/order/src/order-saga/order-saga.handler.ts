@@ -30,11 +30,8 @@ import {
 import type { Decision } from '../domain/order.decide.js';
 import { paymentAnswerMismatch } from '../domain/payment-answer.check.js';
 import { handleOrderCommand } from '../order-command/order-command.handler.js';
-import {
-  loadOrder,
-  UnreadableOrderStreamError,
-  type LoadedOrder,
-} from '../adapters/eventStore/order-stream.js';
+import { loadOrder, UnreadableOrderStreamError } from '../adapters/eventStore/order-stream.js';
+import { type LoadedOrder } from '../domain/loaded-order.js';
 import type { OrderDatabase } from '../adapters/postgres/order.database.js';
 
 export const orderSaga = defineConsumer({ name: CONSUMERS.orderSaga });

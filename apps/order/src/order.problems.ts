@@ -6,7 +6,7 @@ import {
   idempotencyKeyRequired as sharedIdempotencyKeyRequired,
   idempotencyKeyReused as sharedIdempotencyKeyReused,
 } from '@effectively-once/service-kit/idempotency-key';
-import type { OrderRefusalCode } from '../../domain/order.decide.js';
+import type { OrderRefusalCode } from './domain/order.decide.js';
 
 const REFUSALS: Readonly<Record<OrderRefusalCode, { status: number; title: string }>> = {
   ORDER_NOT_FOUND: { status: 404, title: 'No such order' },

@@ -1,7 +1,7 @@
 // The public shape of an order (contracts' OrderResource), from its loaded stream.
 import type { OrderResource } from '@effectively-once/contracts';
-import type { Order } from '../../domain/order.state.js';
-import type { LoadedOrder } from '../eventStore/order-stream.js';
+import type { Order } from './order.state.js';
+import type { LoadedOrder } from './loaded-order.js';
 
 export interface PlacedOrder extends LoadedOrder {
   readonly state: Order;
