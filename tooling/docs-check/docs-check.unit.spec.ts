@@ -68,7 +68,7 @@ describe('the docs', () => {
   });
 
   it("mark in saga.md's matrix exactly the events each consumer's group receives", () => {
-    const inventory = 'apps/inventory/src/adapters/subscriptions';
+    const inventory = 'apps/inventory/src';
     expect(
       report(
         checkMatrixCells(repo, {
@@ -77,11 +77,11 @@ describe('the docs', () => {
             constant: 'ORDER_SAGA_EVENTS',
           },
           'inventory-reservation-v1': {
-            file: `${inventory}/inventory-reservation.consumer.ts`,
+            file: `${inventory}/inventory-reservation/inventory-reservation.handler.ts`,
             constant: 'INVENTORY_RESERVATION_EVENTS',
           },
           'inventory-demand-v1': {
-            file: `${inventory}/inventory-demand.consumer.ts`,
+            file: `${inventory}/inventory-demand/inventory-demand.handler.ts`,
             constant: 'INVENTORY_DEMAND_EVENTS',
           },
           'payment-authorization-v1': {

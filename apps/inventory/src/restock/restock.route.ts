@@ -1,42 +1,21 @@
-// Stock levels over HTTP: read one, list all (for the console), restock. The
-// bodies are the contracts' schemas, so the gateway and this service agree.
-import {
-  RestockHeaders,
-  RestockRequest,
-  SkuParams,
-  StockLevel,
-  StockLevelList,
-} from '@effectively-once/contracts';
+// POST /inventory/:sku/restock under an Idempotency-Key; restock.handler.ts
+// adds the units and stores the answer in one transaction.
+import { RestockHeaders, RestockRequest, SkuParams, StockLevel } from '@effectively-once/contracts';
 import type { FastifyZodInstance } from '@effectively-once/service-kit';
 import { IDEMPOTENT_REPLAYED_HEADER } from '@effectively-once/service-kit/idempotency-key';
 import type { Kysely } from 'kysely';
-import type { InventoryDatabase } from '../postgres/database.js';
-import { findStock, listStock } from '../postgres/inventory.repository.js';
-import { restockKeyRequired, skuNotFound } from './inventory.problems.js';
-import { restockOnce } from './restock-once.js';
+import type { InventoryDatabase } from '../adapters/postgres/database.js';
+import { restockKeyRequired } from '../inventory.problems.js';
+import { restockOnce } from './restock.handler.js';
 
 /**
  * @example
- * registerInventoryRoutes(app, { db });
+ * registerRestockRoute(app, { db });
  */
-export function registerInventoryRoutes(
+export function registerRestockRoute(
   app: FastifyZodInstance,
   deps: { db: Kysely<InventoryDatabase> },
 ): void {
-  app.get('/inventory', { schema: { response: { 200: StockLevelList } } }, async () => ({
-    stockLevels: await listStock(deps.db),
-  }));
-
-  app.get(
-    '/inventory/:sku',
-    { schema: { params: SkuParams, response: { 200: StockLevel } } },
-    async (request) => {
-      const level = await findStock(deps.db, request.params.sku);
-      if (level === undefined) throw skuNotFound(request.params.sku);
-      return level;
-    },
-  );
-
   // Restocking an unknown SKU creates it: there is no separate catalogue. A
   // client that timed out retries with the same key and adds nothing twice.
   app.post(

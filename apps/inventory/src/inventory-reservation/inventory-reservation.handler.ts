@@ -17,8 +17,8 @@ import {
   type ProcessResult,
 } from '@effectively-once/idempotency';
 import type { Kysely } from 'kysely';
-import type { OrderFact } from '../../domain/inventory-order.js';
-import type { InventoryDatabase } from '../postgres/database.js';
+import type { OrderFact } from '../domain/inventory-order.js';
+import type { InventoryDatabase } from '../adapters/postgres/database.js';
 import { applyOrderEvent, type InventoryEffect } from './apply-order-event.js';
 
 export const inventoryReservation = defineConsumer({

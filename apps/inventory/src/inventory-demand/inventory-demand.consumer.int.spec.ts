@@ -6,15 +6,15 @@ import { findMarker } from '@effectively-once/idempotency';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import { describe, expect, it } from 'vitest';
-import type { InventoryDatabase } from '../postgres/database.js';
-import { inventoryDatabaseMigrations } from '../postgres/inventory-database-migrations.js';
+import type { InventoryDatabase } from '../adapters/postgres/database.js';
+import { inventoryDatabaseMigrations } from '../adapters/postgres/inventory-database-migrations.js';
 import {
   newSku,
   orderCancellationRequested,
   orderPlaced,
   type OrderDelivery,
-} from '../../testing/order-deliveries.js';
-import { handleDemandEvent } from './inventory-demand.consumer.js';
+} from '../testing/order-deliveries.js';
+import { handleDemandEvent } from './inventory-demand.handler.js';
 
 const { db } = await createTestDatabase<InventoryDatabase>(inventoryDatabaseMigrations);
 // A network call inside processOnce's transaction fails the test (ADR 0012).

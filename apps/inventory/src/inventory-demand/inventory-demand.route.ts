@@ -2,8 +2,8 @@
 import { DemandList } from '@effectively-once/contracts';
 import type { FastifyZodInstance } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
-import type { InventoryDatabase } from '../postgres/database.js';
-import { listDemand } from '../postgres/sku-demand.repository.js';
+import type { InventoryDatabase } from '../adapters/postgres/database.js';
+import { listDemand } from '../adapters/postgres/sku-demand.repository.js';
 
 /**
  * @example

@@ -7,19 +7,19 @@ import { createTestDatabase, waitForLockWaiter } from '@effectively-once/postgre
 import { sql, type Kysely } from 'kysely';
 import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import { describe, expect, it } from 'vitest';
-import type { InventoryDatabase } from '../postgres/database.js';
-import { inventoryDatabaseMigrations } from '../postgres/inventory-database-migrations.js';
-import { restock } from '../postgres/inventory.repository.js';
-import { holdLock, type LockHolder } from '../../testing/hold-lock.js';
-import { inventoryState } from '../../testing/inventory-state.js';
+import type { InventoryDatabase } from '../adapters/postgres/database.js';
+import { inventoryDatabaseMigrations } from '../adapters/postgres/inventory-database-migrations.js';
+import { restock } from '../adapters/postgres/inventory.repository.js';
+import { holdLock, type LockHolder } from '../testing/hold-lock.js';
+import { inventoryState } from '../testing/inventory-state.js';
 import {
   newSku,
   orderCancellationRequested,
   orderPlaced,
   underNewId,
   type OrderDelivery,
-} from '../../testing/order-deliveries.js';
-import { handleOrderEvent, type OrderEventResult } from './inventory-reservation.consumer.js';
+} from '../testing/order-deliveries.js';
+import { handleOrderEvent, type OrderEventResult } from './inventory-reservation.handler.js';
 
 const testDb = await createTestDatabase<InventoryDatabase>(inventoryDatabaseMigrations);
 // A network call inside processOnce's transaction fails the test (ADR 0012).

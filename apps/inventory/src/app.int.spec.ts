@@ -6,12 +6,12 @@ import { createPostgresEventStore, eventStoreMigrations } from '@effectively-onc
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { createServiceMetrics } from '@effectively-once/service-kit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
-import type { InventoryDatabase } from '../postgres/database.js';
-import { inventoryDatabaseMigrations } from '../postgres/inventory-database-migrations.js';
-import { findStock } from '../postgres/inventory.repository.js';
-import { handleDemandEvent } from '../subscriptions/inventory-demand.consumer.js';
-import { newSku, orderPlaced } from '../../testing/order-deliveries.js';
+import { buildApp } from './app.js';
+import type { InventoryDatabase } from './adapters/postgres/database.js';
+import { inventoryDatabaseMigrations } from './adapters/postgres/inventory-database-migrations.js';
+import { findStock } from './adapters/postgres/inventory.repository.js';
+import { handleDemandEvent } from './inventory-demand/inventory-demand.handler.js';
+import { newSku, orderPlaced } from './testing/order-deliveries.js';
 
 const { db } = await createTestDatabase<InventoryDatabase>(inventoryDatabaseMigrations);
 const eventStoreDb = await createTestDatabase(eventStoreMigrations);

@@ -16,8 +16,8 @@ import {
   type ProcessResult,
 } from '@effectively-once/idempotency';
 import type { Kysely } from 'kysely';
-import type { InventoryDatabase } from '../postgres/database.js';
-import { tallyDemand } from '../postgres/sku-demand.repository.js';
+import type { InventoryDatabase } from '../adapters/postgres/database.js';
+import { tallyDemand } from '../adapters/postgres/sku-demand.repository.js';
 
 export const inventoryDemand = defineConsumer({ name: CONSUMERS.inventoryDemand });
 

@@ -6,10 +6,10 @@ import { ConsumerFailure } from '@effectively-once/idempotency';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import { describe, expect, it } from 'vitest';
-import type { InventoryDatabase } from '../postgres/database.js';
-import { inventoryDatabaseMigrations } from '../postgres/inventory-database-migrations.js';
-import { restock } from '../postgres/inventory.repository.js';
-import { inventoryState, markerCount } from '../../testing/inventory-state.js';
+import type { InventoryDatabase } from '../adapters/postgres/database.js';
+import { inventoryDatabaseMigrations } from '../adapters/postgres/inventory-database-migrations.js';
+import { restock } from '../adapters/postgres/inventory.repository.js';
+import { inventoryState, markerCount } from '../testing/inventory-state.js';
 import {
   newSku,
   orderCancellationRequested,
@@ -18,8 +18,8 @@ import {
   orderPlaced,
   underNewId,
   type OrderDelivery,
-} from '../../testing/order-deliveries.js';
-import { handleOrderEvent } from './inventory-reservation.consumer.js';
+} from '../testing/order-deliveries.js';
+import { handleOrderEvent } from './inventory-reservation.handler.js';
 
 const testDb = await createTestDatabase<InventoryDatabase>(inventoryDatabaseMigrations);
 // A network call inside processOnce's transaction fails the test (ADR 0012).

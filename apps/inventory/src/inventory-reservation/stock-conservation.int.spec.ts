@@ -7,17 +7,17 @@ import type { StockLevel } from '@effectively-once/contracts';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import { expect, it } from 'vitest';
-import type { InventoryDatabase } from '../postgres/database.js';
-import { inventoryDatabaseMigrations } from '../postgres/inventory-database-migrations.js';
-import { findStock, restock } from '../postgres/inventory.repository.js';
+import type { InventoryDatabase } from '../adapters/postgres/database.js';
+import { inventoryDatabaseMigrations } from '../adapters/postgres/inventory-database-migrations.js';
+import { findStock, restock } from '../adapters/postgres/inventory.repository.js';
 import {
   newSku,
   orderCancellationRequested,
   orderConfirmed,
   orderPlaced,
   type OrderDelivery,
-} from '../../testing/order-deliveries.js';
-import { handleOrderEvent } from './inventory-reservation.consumer.js';
+} from '../testing/order-deliveries.js';
+import { handleOrderEvent } from './inventory-reservation.handler.js';
 
 const { db } = await createTestDatabase<InventoryDatabase>(inventoryDatabaseMigrations);
 // A network call inside processOnce's transaction fails the test (ADR 0012).

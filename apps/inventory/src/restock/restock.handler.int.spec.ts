@@ -6,12 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { createTestDatabase, waitForLockWaiter } from '@effectively-once/postgres/testing';
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { InventoryDatabase } from '../postgres/database.js';
-import { inventoryDatabaseMigrations } from '../postgres/inventory-database-migrations.js';
-import { findStock, restock } from '../postgres/inventory.repository.js';
-import { holdLock } from '../../testing/hold-lock.js';
-import { newSku } from '../../testing/order-deliveries.js';
-import { restockOnce, type RestockInput } from './restock-once.js';
+import type { InventoryDatabase } from '../adapters/postgres/database.js';
+import { inventoryDatabaseMigrations } from '../adapters/postgres/inventory-database-migrations.js';
+import { findStock, restock } from '../adapters/postgres/inventory.repository.js';
+import { holdLock } from '../testing/hold-lock.js';
+import { newSku } from '../testing/order-deliveries.js';
+import { restockOnce, type RestockInput } from './restock.handler.js';
 
 const testDb = await createTestDatabase<InventoryDatabase>(inventoryDatabaseMigrations);
 const { db } = testDb;

@@ -8,23 +8,23 @@ import { terminalFailure } from '@effectively-once/idempotency';
 import { enqueueEvents } from '@effectively-once/outbox';
 import { outgoingEvent } from '@effectively-once/service-kit';
 import type { Transaction } from 'kysely';
-import { decideOrderTransition } from '../../domain/inventory-order.decide.js';
-import type { InventoryOrder, OrderFact } from '../../domain/inventory-order.js';
-import { decideReservation } from '../../domain/reservation.decide.js';
-import type { InventoryDatabase } from '../postgres/database.js';
+import { decideOrderTransition } from '../domain/inventory-order.decide.js';
+import type { InventoryOrder, OrderFact } from '../domain/inventory-order.js';
+import { decideReservation } from '../domain/reservation.decide.js';
+import type { InventoryDatabase } from '../adapters/postgres/database.js';
 import {
   insertInventoryOrder,
   insertReleasedIfAbsent,
   lockInventoryOrder,
   updateInventoryOrder,
-} from '../postgres/inventory-order.repository.js';
+} from '../adapters/postgres/inventory-order.repository.js';
 import {
   deleteHeldLines,
   findHeldLines,
   insertReservations,
   markHeldLinesConsumed,
-} from '../postgres/inventory-reservation.repository.js';
-import { lockStock, moveStock } from '../postgres/inventory.repository.js';
+} from '../adapters/postgres/inventory-reservation.repository.js';
+import { lockStock, moveStock } from '../adapters/postgres/inventory.repository.js';
 
 /** What one order event did here; `nothing` for a duplicate or late event. */
 export type InventoryEffect = 'reserved' | 'rejected' | 'released' | 'consumed' | 'nothing';

@@ -11,14 +11,14 @@
 import { StockLevel, type RestockRequest } from '@effectively-once/contracts';
 import { requestFingerprint } from '@effectively-once/service-kit/idempotency-key';
 import type { Kysely, Transaction } from 'kysely';
-import type { InventoryDatabase } from '../postgres/database.js';
-import { restock } from '../postgres/inventory.repository.js';
+import type { InventoryDatabase } from '../adapters/postgres/database.js';
+import { restock } from '../adapters/postgres/inventory.repository.js';
 import {
   claimRestockRequest,
   findRestockRequest,
   saveRestockResponse,
-} from '../postgres/restock-request.repository.js';
-import { restockKeyReused } from './inventory.problems.js';
+} from '../adapters/postgres/restock-request.repository.js';
+import { restockKeyReused } from '../inventory.problems.js';
 
 export interface RestockInput {
   readonly idempotencyKey: string;
