@@ -85,7 +85,7 @@ describe('the docs', () => {
             constant: 'INVENTORY_DEMAND_EVENTS',
           },
           'payment-authorization-v1': {
-            file: 'apps/payment/src/adapters/subscriptions/payment-authorization.handler.ts',
+            file: 'apps/payment/src/payment-authorization/payment-authorization.handler.ts',
             constant: 'PAYMENT_AUTHORIZATION_EVENTS',
           },
           'notification-email-v1': {

@@ -7,18 +7,21 @@ import {
   failOnNetworkInsideTransactions,
 } from '@effectively-once/service-kit/testing';
 import { describe, expect, it } from 'vitest';
-import type { PaymentDatabase } from '../postgres/payment.database.js';
-import { paymentDatabaseMigrations } from '../postgres/payment.migrations.js';
-import { findAttemptByOrder } from '../postgres/payment-attempt.repository.js';
-import { authorizeKey, createPaymentProviderClient } from '../provider/payment-provider.client.js';
-import { orderConfirmed, paymentRequested } from '../../testing/order-events.fixtures.js';
-import { markersOf, outboxEventsOf } from '../../testing/payment-database.inspect.js';
-import { startPaymentProvider } from '../../testing/payment-provider.harness.js';
+import type { PaymentDatabase } from '../adapters/postgres/payment.database.js';
+import { paymentDatabaseMigrations } from '../adapters/postgres/payment.migrations.js';
+import { findAttemptByOrder } from '../adapters/postgres/payment-attempt.repository.js';
+import {
+  authorizeKey,
+  createPaymentProviderClient,
+} from '../adapters/provider/payment-provider.client.js';
+import { orderConfirmed, paymentRequested } from '../testing/order-events.fixtures.js';
+import { markersOf, outboxEventsOf } from '../testing/payment-database.inspect.js';
+import { startPaymentProvider } from '../testing/payment-provider.harness.js';
 import {
   countingProvider,
   crashingAfterCapture,
   unavailableProvider,
-} from '../../testing/provider-doubles.js';
+} from '../testing/provider-doubles.js';
 import type { PaymentHandlerDeps } from './handler-deps.js';
 import { handleOrderConfirmed } from './order-confirmed.handler.js';
 import { handlePaymentRequested } from './payment-requested.handler.js';

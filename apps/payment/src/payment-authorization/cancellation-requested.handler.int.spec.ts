@@ -5,31 +5,31 @@ import { createTestDatabase, waitForLockWaiter } from '@effectively-once/postgre
 import type { Kysely } from 'kysely';
 import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import { describe, expect, it } from 'vitest';
-import type { PaymentDatabase } from '../postgres/payment.database.js';
-import { paymentDatabaseMigrations } from '../postgres/payment.migrations.js';
-import { lockOrder } from '../postgres/order-lock.js';
+import type { PaymentDatabase } from '../adapters/postgres/payment.database.js';
+import { paymentDatabaseMigrations } from '../adapters/postgres/payment.migrations.js';
+import { lockOrder } from '../adapters/postgres/order-lock.js';
 import {
   findAttemptByOrder,
   insertPendingAttempt,
-} from '../postgres/payment-attempt.repository.js';
+} from '../adapters/postgres/payment-attempt.repository.js';
 import {
   authorizeKey,
   createPaymentProviderClient,
   type PaymentProvider,
-} from '../provider/payment-provider.client.js';
-import { startAttempt } from '../../domain/payment-attempt.js';
+} from '../adapters/provider/payment-provider.client.js';
+import { startAttempt } from '../domain/payment-attempt.js';
 import {
   cancellationRequested,
   orderCancelled,
   paymentRequested,
-} from '../../testing/order-events.fixtures.js';
-import { markersOf, outboxEventsOf } from '../../testing/payment-database.inspect.js';
-import { startPaymentProvider } from '../../testing/payment-provider.harness.js';
+} from '../testing/order-events.fixtures.js';
+import { markersOf, outboxEventsOf } from '../testing/payment-database.inspect.js';
+import { startPaymentProvider } from '../testing/payment-provider.harness.js';
 import {
   countingProvider,
   crashingAfterVoid,
   unavailableProvider,
-} from '../../testing/provider-doubles.js';
+} from '../testing/provider-doubles.js';
 import { handleCancellationRequested } from './cancellation-requested.handler.js';
 import type { PaymentHandlerDeps } from './handler-deps.js';
 import { handlePaymentAuthorization } from './payment-authorization.handler.js';

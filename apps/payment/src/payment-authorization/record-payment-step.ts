@@ -9,11 +9,14 @@ import { terminalFailure } from '@effectively-once/idempotency';
 import { enqueueEvents } from '@effectively-once/outbox';
 import { outgoingEvent } from '@effectively-once/service-kit';
 import type { Transaction } from 'kysely';
-import { decideOnAuthorizationAnswer } from '../../domain/authorization.decide.js';
-import type { PaymentAttempt } from '../../domain/payment-attempt.js';
-import type { AuthorizationAnswer } from '../../domain/provider-answer.js';
-import { findAttemptByOrder, saveTransition } from '../postgres/payment-attempt.repository.js';
-import type { PaymentDatabase } from '../postgres/payment.database.js';
+import { decideOnAuthorizationAnswer } from '../domain/authorization.decide.js';
+import type { PaymentAttempt } from '../domain/payment-attempt.js';
+import type { AuthorizationAnswer } from '../domain/provider-answer.js';
+import {
+  findAttemptByOrder,
+  saveTransition,
+} from '../adapters/postgres/payment-attempt.repository.js';
+import type { PaymentDatabase } from '../adapters/postgres/payment.database.js';
 
 /**
  * Enqueues `event` on the order's payment stream, caused by `recorded`

@@ -5,27 +5,27 @@ import { randomUUID } from 'node:crypto';
 import { ConsumerFailure, terminalFailure } from '@effectively-once/idempotency';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { describe, expect, it } from 'vitest';
-import type { PaymentDatabase } from '../postgres/payment.database.js';
-import { paymentDatabaseMigrations } from '../postgres/payment.migrations.js';
-import { findAttemptByOrder } from '../postgres/payment-attempt.repository.js';
+import type { PaymentDatabase } from '../adapters/postgres/payment.database.js';
+import { paymentDatabaseMigrations } from '../adapters/postgres/payment.migrations.js';
+import { findAttemptByOrder } from '../adapters/postgres/payment-attempt.repository.js';
 import {
   authorizeKey,
   createPaymentProviderClient,
   type PaymentProvider,
-} from '../provider/payment-provider.client.js';
+} from '../adapters/provider/payment-provider.client.js';
 import {
   failingAtStep,
   failOnNetworkInsideTransactions,
 } from '@effectively-once/service-kit/testing';
-import { paymentRequested } from '../../testing/order-events.fixtures.js';
-import { markersOf, outboxEventsOf } from '../../testing/payment-database.inspect.js';
-import { startPaymentProvider } from '../../testing/payment-provider.harness.js';
+import { paymentRequested } from '../testing/order-events.fixtures.js';
+import { markersOf, outboxEventsOf } from '../testing/payment-database.inspect.js';
+import { startPaymentProvider } from '../testing/payment-provider.harness.js';
 import {
   countingProvider,
   crashingAfterAuthorize,
   crashingBeforeAuthorize,
   unavailableProvider,
-} from '../../testing/provider-doubles.js';
+} from '../testing/provider-doubles.js';
 import type { PaymentHandlerDeps } from './handler-deps.js';
 import { handlePaymentRequested } from './payment-requested.handler.js';
 

@@ -8,7 +8,7 @@ import {
   type ProcessResult,
   type UnitOfWork,
 } from '@effectively-once/idempotency';
-import type { PaymentDatabase } from '../postgres/payment.database.js';
+import type { PaymentDatabase } from '../adapters/postgres/payment.database.js';
 import type { PaymentHandlerDeps } from './handler-deps.js';
 
 /**

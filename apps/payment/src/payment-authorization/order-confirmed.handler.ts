@@ -10,11 +10,11 @@ import { CONSUMERS, type EventOf, type OrderConfirmed } from '@effectively-once/
 import type { RecordedEvent } from '@effectively-once/event-store';
 import { terminalFailure, type ProcessResult } from '@effectively-once/idempotency';
 import { unheardSteps } from '@effectively-once/service-kit';
-import { decideOnCaptured, decideOnConfirmation } from '../../domain/capture.decide.js';
-import { findAttemptByOrder } from '../postgres/payment-attempt.repository.js';
+import { decideOnCaptured, decideOnConfirmation } from '../domain/capture.decide.js';
+import { findAttemptByOrder } from '../adapters/postgres/payment-attempt.repository.js';
 import type { PaymentHandlerDeps } from './handler-deps.js';
 import { lockedAttempt, recordPaymentStep } from './record-payment-step.js';
-import { markProcessed, processPaymentMessage } from './payment-authorization.consumer.js';
+import { markProcessed, processPaymentMessage } from './process-payment-message.js';
 
 type Confirmed = EventOf<typeof OrderConfirmed>;
 

@@ -23,19 +23,19 @@ import {
   type ProcessResult,
 } from '@effectively-once/idempotency';
 import { unheardSteps } from '@effectively-once/service-kit';
-import { decideOnPaymentRequest, type RequestDecision } from '../../domain/authorization.decide.js';
-import type { PendingAttempt } from '../../domain/payment-attempt.js';
-import type { AuthorizationAnswer } from '../../domain/provider-answer.js';
-import { lockOrder } from '../postgres/order-lock.js';
+import { decideOnPaymentRequest, type RequestDecision } from '../domain/authorization.decide.js';
+import type { PendingAttempt } from '../domain/payment-attempt.js';
+import type { AuthorizationAnswer } from '../domain/provider-answer.js';
+import { lockOrder } from '../adapters/postgres/order-lock.js';
 import {
   findAttemptByOrder,
   insertPendingAttempt,
-} from '../postgres/payment-attempt.repository.js';
-import { isCancelled } from '../postgres/payment-cancellation.repository.js';
+} from '../adapters/postgres/payment-attempt.repository.js';
+import { isCancelled } from '../adapters/postgres/payment-cancellation.repository.js';
 import type { DeliveryAttempt } from '@effectively-once/service-kit';
 import { FIRST_DELIVERY, type PaymentHandlerDeps } from './handler-deps.js';
 import { recordAuthorizationAnswer } from './record-payment-step.js';
-import { markProcessed, processPaymentMessage } from './payment-authorization.consumer.js';
+import { markProcessed, processPaymentMessage } from './process-payment-message.js';
 
 type PaymentRequested = EventOf<typeof OrderPaymentRequested>;
 

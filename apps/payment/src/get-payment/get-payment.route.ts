@@ -1,9 +1,9 @@
 import { ProblemDetails } from '@effectively-once/contracts';
 import { ProblemError, type FastifyZodInstance } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
-import { findAttemptRowByOrder } from '../postgres/payment-attempt.repository.js';
-import type { PaymentAttemptRow } from '../postgres/payment-attempt.table.js';
-import type { PaymentDatabase } from '../postgres/payment.database.js';
+import { findAttemptRowByOrder } from '../adapters/postgres/payment-attempt.repository.js';
+import type { PaymentAttemptRow } from '../adapters/postgres/payment-attempt.table.js';
+import type { PaymentDatabase } from '../adapters/postgres/payment.database.js';
 import { PaymentParams, PaymentView } from '@effectively-once/contracts';
 
 /**
@@ -11,9 +11,9 @@ import { PaymentParams, PaymentView } from '@effectively-once/contracts';
  * (PAYMENT_NOT_FOUND) while no payment was requested for it.
  *
  * @example
- * registerPaymentRoutes(app, { db });
+ * registerGetPaymentRoute(app, { db });
  */
-export function registerPaymentRoutes(
+export function registerGetPaymentRoute(
   app: FastifyZodInstance,
   deps: { db: Kysely<PaymentDatabase> },
 ): void {

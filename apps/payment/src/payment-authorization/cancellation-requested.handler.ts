@@ -18,11 +18,11 @@ import {
   decideOnVoided,
   nothingToVoid,
   type CancellationDecision,
-} from '../../domain/cancellation.decide.js';
-import type { PendingAttempt } from '../../domain/payment-attempt.js';
-import { lockOrder } from '../postgres/order-lock.js';
-import { findAttemptByOrder } from '../postgres/payment-attempt.repository.js';
-import { recordCancellation } from '../postgres/payment-cancellation.repository.js';
+} from '../domain/cancellation.decide.js';
+import type { PendingAttempt } from '../domain/payment-attempt.js';
+import { lockOrder } from '../adapters/postgres/order-lock.js';
+import { findAttemptByOrder } from '../adapters/postgres/payment-attempt.repository.js';
+import { recordCancellation } from '../adapters/postgres/payment-cancellation.repository.js';
 import type { PaymentHandlerDeps } from './handler-deps.js';
 import {
   enqueuePaymentEvent,
@@ -30,7 +30,7 @@ import {
   recordAuthorizationAnswer,
   recordPaymentStep,
 } from './record-payment-step.js';
-import { markProcessed, processPaymentMessage } from './payment-authorization.consumer.js';
+import { markProcessed, processPaymentMessage } from './process-payment-message.js';
 
 type CancellationRequested = EventOf<typeof OrderCancellationRequested>;
 

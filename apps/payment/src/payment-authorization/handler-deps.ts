@@ -1,8 +1,8 @@
 import type { OutcomeListener, ProcessResult } from '@effectively-once/idempotency';
 import type { DeliveryAttempt, StepReporter } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
-import type { PaymentDatabase } from '../postgres/payment.database.js';
-import type { PaymentProvider } from '../provider/payment-provider.client.js';
+import type { PaymentDatabase } from '../adapters/postgres/payment.database.js';
+import type { PaymentProvider } from '../adapters/provider/payment-provider.client.js';
 
 /** What the payment consumer's handlers need; plain values, so tests pass their own. */
 export interface PaymentHandlerDeps {
