@@ -5,24 +5,24 @@ import { ConsumerFailure } from '@effectively-once/idempotency';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { emailMessageId } from '../../domain/email.compose.js';
-import { startMailSink } from '../../testing/mail-sink.js';
+import { emailMessageId } from '../domain/email.compose.js';
+import { startMailSink } from '../testing/mail-sink.js';
 import {
   intentsOf,
   markersOf,
   notificationsOf,
   outboxOf,
-} from '../../testing/notification-database.inspect.js';
+} from '../testing/notification-database.inspect.js';
 import {
   orderCancelled,
   orderConfirmed,
   orderPlaced,
   underNewMessageId,
   type Delivered,
-} from '../../testing/order-events.js';
-import type { NotificationDatabase } from '../postgres/database.js';
-import { notificationDatabaseMigrations } from '../postgres/notification-migrations.js';
-import { createSmtpMailer, type Mailer } from '../smtp/mailer.js';
+} from '../testing/order-events.js';
+import type { NotificationDatabase } from '../adapters/postgres/database.js';
+import { notificationDatabaseMigrations } from '../adapters/postgres/notification-migrations.js';
+import { createSmtpMailer, type Mailer } from '../adapters/smtp/mailer.js';
 import { handleNotificationEmail } from './notification-email.handler.js';
 
 const { db } = await createTestDatabase<NotificationDatabase>(notificationDatabaseMigrations);

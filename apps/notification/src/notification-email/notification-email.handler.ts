@@ -35,19 +35,22 @@ import {
 import { enqueueEvents } from '@effectively-once/outbox';
 import { outgoingEvent, unheardSteps, type StepReporter } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
-import { composeEmail } from '../../domain/email.compose.js';
-import type { Email } from '../../domain/notification.js';
-import { NOTIFICATION_EMAIL_EVENTS, notificationFor } from '../../domain/notification.decide.js';
-import { decideOnSendIntent, type SendDecision } from '../../domain/send-intent.decide.js';
-import type { NotificationDatabase } from '../postgres/database.js';
+import { composeEmail } from '../domain/email.compose.js';
+import type { Email } from '../domain/notification.js';
+import { NOTIFICATION_EMAIL_EVENTS, notificationFor } from '../domain/notification.decide.js';
+import { decideOnSendIntent, type SendDecision } from '../domain/send-intent.decide.js';
+import type { NotificationDatabase } from '../adapters/postgres/database.js';
 import {
   holdIntent,
   releaseIntent,
   takeOverIntent,
-} from '../postgres/notification-intent.repository.js';
-import { NOTIFICATION_BUSINESS_KEY } from '../postgres/notification.table.js';
-import { insertNotification, isNotificationRecorded } from '../postgres/notification.repository.js';
-import type { Mailer } from '../smtp/mailer.js';
+} from '../adapters/postgres/notification-intent.repository.js';
+import { NOTIFICATION_BUSINESS_KEY } from '../adapters/postgres/notification.table.js';
+import {
+  insertNotification,
+  isNotificationRecorded,
+} from '../adapters/postgres/notification.repository.js';
+import type { Mailer } from '../adapters/smtp/mailer.js';
 
 export const notificationEmail = defineConsumer({
   name: CONSUMERS.notificationEmail,

@@ -1,8 +1,8 @@
 import type { FastifyZodInstance } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
-import type { NotificationDatabase } from '../postgres/database.js';
-import type { Notification } from '../postgres/notification.table.js';
-import { listNotifications } from '../postgres/notification.repository.js';
+import type { NotificationDatabase } from '../adapters/postgres/database.js';
+import type { Notification } from '../adapters/postgres/notification.table.js';
+import { listNotifications } from '../adapters/postgres/notification.repository.js';
 import {
   ListNotificationsQuery,
   NotificationList,
@@ -21,7 +21,7 @@ const toSentNotification = (row: Notification): SentNotification => ({
  * GET /notifications?orderId= : the emails sent for one order (none yet: an
  * empty list, not a 404, since the order may simply not be final).
  */
-export function registerNotificationRoutes(
+export function registerListNotificationsRoute(
   app: FastifyZodInstance,
   deps: { db: Kysely<NotificationDatabase> },
 ): void {

@@ -15,18 +15,18 @@ import {
 } from '@effectively-once/service-kit/testing';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { emailMessageId } from '../../domain/email.compose.js';
-import { closedPort, startMailSink, type MailSink } from '../../testing/mail-sink.js';
+import { emailMessageId } from '../domain/email.compose.js';
+import { closedPort, startMailSink, type MailSink } from '../testing/mail-sink.js';
 import {
   intentsOf,
   markersOf,
   notificationsOf,
   outboxOf,
-} from '../../testing/notification-database.inspect.js';
-import { orderConfirmed, underNewMessageId, type Delivered } from '../../testing/order-events.js';
-import type { NotificationDatabase } from '../postgres/database.js';
-import { notificationDatabaseMigrations } from '../postgres/notification-migrations.js';
-import { createSmtpMailer, type Mailer } from '../smtp/mailer.js';
+} from '../testing/notification-database.inspect.js';
+import { orderConfirmed, underNewMessageId, type Delivered } from '../testing/order-events.js';
+import type { NotificationDatabase } from '../adapters/postgres/database.js';
+import { notificationDatabaseMigrations } from '../adapters/postgres/notification-migrations.js';
+import { createSmtpMailer, type Mailer } from '../adapters/smtp/mailer.js';
 import {
   DEFAULT_SEND_LEASE_MS,
   handleNotificationEmail,
