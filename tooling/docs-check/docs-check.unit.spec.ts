@@ -68,28 +68,28 @@ describe('the docs', () => {
   });
 
   it("mark in saga.md's matrix exactly the events each consumer's group receives", () => {
-    const inventory = 'apps/inventory/src/adapters/subscriptions';
+    const inventory = 'apps/inventory/src';
     expect(
       report(
         checkMatrixCells(repo, {
           'order-saga-v1': {
-            file: 'apps/order/src/order-saga/order-saga.handler.ts',
+            file: 'apps/order/src/domain/order-saga.decide.ts',
             constant: 'ORDER_SAGA_EVENTS',
           },
           'inventory-reservation-v1': {
-            file: `${inventory}/inventory-reservation.consumer.ts`,
+            file: `${inventory}/inventory-reservation/inventory-reservation.handler.ts`,
             constant: 'INVENTORY_RESERVATION_EVENTS',
           },
           'inventory-demand-v1': {
-            file: `${inventory}/inventory-demand.consumer.ts`,
+            file: `${inventory}/inventory-demand/inventory-demand.handler.ts`,
             constant: 'INVENTORY_DEMAND_EVENTS',
           },
           'payment-authorization-v1': {
-            file: 'apps/payment/src/adapters/subscriptions/payment-authorization.handler.ts',
+            file: 'apps/payment/src/payment-authorization/payment-authorization.handler.ts',
             constant: 'PAYMENT_AUTHORIZATION_EVENTS',
           },
           'notification-email-v1': {
-            file: 'apps/notification/src/adapters/subscriptions/notification-email.handler.ts',
+            file: 'apps/notification/src/domain/notification.decide.ts',
             constant: 'NOTIFICATION_EMAIL_EVENTS',
           },
         }),

@@ -42,11 +42,19 @@ function checkEvents(input: NewConsumerInput): void {
 /** Refuses a consumer name or table the repository already has. */
 function checkUnused(tree: RepositoryView, layout: ServiceLayout, names: ConsumerNames): void {
   // Subscription groups live in the one event store: a name must be unique across services.
-  const subscriptions = tree.list('apps').map((app) => `apps/${app}/src/adapters/subscriptions`);
+  // Each service keeps a consumer in its use-case folder, src/<name>/<name>.consumer.ts (ADR 0038).
+  const useCases = tree.list('apps').flatMap((app) =>
+    tree
+      .list(`apps/${app}/src`)
+      .filter((entry) => !entry.includes('.'))
+      .map((folder) => `apps/${app}/src/${folder}`),
+  );
   const consumerFiles = [
     'packages/contracts/src/consumers.ts',
-    ...subscriptions.flatMap((folder) => tree.list(folder).map((entry) => `${folder}/${entry}`)),
-  ].filter((file) => file.endsWith('.ts') && tree.exists(file));
+    ...useCases.flatMap((folder) => tree.list(folder).map((entry) => `${folder}/${entry}`)),
+  ]
+    .filter((file) => file.endsWith('.consumer.ts') || file.endsWith('consumers.ts'))
+    .filter((file) => tree.exists(file));
   for (const file of consumerFiles) {
     if (tree.read(file).includes(`'${names.consumer}'`)) {
       throw new ScaffoldError(`Consumer ${names.consumer} already exists (${file}).`);
@@ -136,9 +144,10 @@ export function planConsumer(changes: ChangeSet, input: NewConsumerInput): void 
   changes.create(`${layout.postgres}/migrations/${migration}.ts`, consumerMigration(template));
   changes.create(`${layout.postgres}/${names.kebab}.table.ts`, consumerTable(template));
   changes.create(`${layout.postgres}/${names.kebab}.repository.ts`, consumerRepository(template));
-  changes.create(`${layout.subscriptions}/${names.kebab}.consumer.ts`, consumerHandler(template));
+  const folder = `${layout.src}/${names.kebab}`;
+  changes.create(`${folder}/${names.kebab}.consumer.ts`, consumerHandler(template));
   changes.create(
-    `${layout.subscriptions}/${names.kebab}.consumer.int.spec.ts`,
+    `${folder}/${names.kebab}.consumer.int.spec.ts`,
     consumerTest({
       ...template,
       migrations: { name: layout.combined.name, module: layout.combined.module },

@@ -13,7 +13,7 @@ import {
   servicePackageJson,
 } from './templates/service-files.js';
 import type { ChangeSet, RepositoryView } from './tree.js';
-import { serviceServer } from './wiring.js';
+import { serviceDeclaration, serviceServer } from './wiring.js';
 import { ADDED_SERVICES_FILE, wireIntoStack } from './stack-wiring.js';
 
 export interface NewServiceInput {
@@ -65,6 +65,7 @@ export function planService(changes: ChangeSet, input: NewServiceInput): void {
   changes.create(`${postgres}/database.ts`, serviceDatabase(template));
   changes.create(`${postgres}/migrations/index.ts`, serviceMigrationsIndex(template));
   changes.create(`${postgres}/${names.kebab}-migrations.ts`, serviceCombinedMigrations(template));
+  changes.create(`${app}/src/${names.kebab}-service.ts`, serviceDeclaration(template));
   changes.create(`${app}/src/server.ts`, serviceServer(template));
   planConsumer(changes, {
     service: names.kebab,

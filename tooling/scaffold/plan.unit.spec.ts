@@ -9,7 +9,7 @@ import { ScaffoldError } from './names.js';
 import { planConsumer } from './new-consumer.js';
 import { planService } from './new-service.js';
 import { ChangeSet, Tree } from './tree.js';
-import { serviceServer } from './wiring.js';
+import { serviceDeclaration, serviceServer } from './wiring.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const contracts = await loadContracts(root);
@@ -52,21 +52,24 @@ describe('a new service', () => {
         'apps/shipping/src/config.ts',
         'apps/shipping/src/config.unit.spec.ts',
         'apps/shipping/src/server.ts',
+        'apps/shipping/src/shipping-service.ts',
         'apps/shipping/src/adapters/postgres/database.ts',
         'apps/shipping/src/adapters/postgres/migrations/index.ts',
         'apps/shipping/src/adapters/postgres/migrations/2026-12-01T22-00-create-shipping.ts',
         'apps/shipping/src/adapters/postgres/shipping-migrations.ts',
         'apps/shipping/src/adapters/postgres/shipping.repository.ts',
         'apps/shipping/src/adapters/postgres/shipping.table.ts',
-        'apps/shipping/src/adapters/subscriptions/shipping.consumer.int.spec.ts',
-        'apps/shipping/src/adapters/subscriptions/shipping.consumer.ts',
+        'apps/shipping/src/shipping/shipping.consumer.int.spec.ts',
+        'apps/shipping/src/shipping/shipping.consumer.ts',
       ].sort(),
     );
-    const consumer = changes.read('apps/shipping/src/adapters/subscriptions/shipping.consumer.ts');
+    const consumer = changes.read('apps/shipping/src/shipping/shipping.consumer.ts');
     expect(consumer).toContain("name: 'shipping-v1'");
     expect(consumer).toContain("businessKeys: ['shipping_pkey']");
     expect(consumer).toContain('processOnce({');
-    expect(changes.read('apps/shipping/src/server.ts')).toContain('shippingConsumer(context)');
+    expect(changes.read('apps/shipping/src/shipping-service.ts')).toContain(
+      'shippingConsumer(context)',
+    );
     expect(changes.read('apps/shipping/src/adapters/postgres/database.ts')).toContain(
       'shipping: ShippingTable;',
     );
@@ -74,9 +77,7 @@ describe('a new service', () => {
     expect(changes.read('apps/supervisor/src/added-services.ts')).toMatch(
       /ADDED_SERVICES: readonly AddedService\[\] = \[\s*\{ name: 'shipping', fixedPort: 30\d\d \},\n\];/,
     );
-    const test = changes.read(
-      'apps/shipping/src/adapters/subscriptions/shipping.consumer.int.spec.ts',
-    );
+    const test = changes.read('apps/shipping/src/shipping/shipping.consumer.int.spec.ts');
     expect(test).toContain('await assertIdempotent(db, kitCheck());');
     expect(test).toContain('await assertRaceSafe(');
     // The kit calls applyShipping; a delivery through handleShipping that fails after the work
@@ -97,7 +98,7 @@ describe('a new service', () => {
       }),
     );
 
-    expect(changes.read('apps/shipping/src/adapters/subscriptions/parcels.consumer.ts')).toContain(
+    expect(changes.read('apps/shipping/src/parcels/parcels.consumer.ts')).toContain(
       "name: 'parcels-v1'",
     );
   });
@@ -118,18 +119,16 @@ describe('a consumer in an existing service', () => {
     expect([...changes.edited.keys()].sort()).toEqual([
       'apps/inventory/src/adapters/postgres/database.ts',
       'apps/inventory/src/adapters/postgres/migrations/index.ts',
-      'apps/inventory/src/server.ts',
+      'apps/inventory/src/inventory-service.ts',
     ]);
-    const server = changes.read('apps/inventory/src/server.ts');
+    const server = changes.read('apps/inventory/src/inventory-service.ts');
     // The entry goes last in the list, with the context as the list's function takes it.
     expect(server).toMatch(/\n\s*pointsConsumer\((\{ db, metrics \}|\w+)\),\n\s*\],/);
-    expect(server).toContain(
-      "import { pointsConsumer } from './adapters/subscriptions/points.consumer.js';",
-    );
+    expect(server).toContain("import { pointsConsumer } from './points/points.consumer.js';");
   });
 });
 
-describe('a consumer in a service whose declaration lives outside server.ts', () => {
+describe("a consumer joins the service's declaration module, not server.ts", () => {
   it("joins notification's declaration in notification-service.ts, which server.ts imports", () => {
     const declaration = 'apps/notification/src/notification-service.ts';
     const changes = plan((c) =>
@@ -146,9 +145,7 @@ describe('a consumer in a service whose declaration lives outside server.ts', ()
     expect(changes.edited.has('apps/notification/src/server.ts')).toBe(false);
     const source = changes.read(declaration);
     expect(source).toMatch(/\n\s*pointsConsumer\((\{ db, metrics \}|\w+)\),\n\s*\],/);
-    expect(source).toContain(
-      "import { pointsConsumer } from './adapters/subscriptions/points.consumer.js';",
-    );
+    expect(source).toContain("import { pointsConsumer } from './points/points.consumer.js';");
   });
 });
 
@@ -163,7 +160,7 @@ describe('a consumer that emits', () => {
       contracts,
     }),
   );
-  const folder = 'apps/inventory/src/adapters/subscriptions';
+  const folder = 'apps/inventory/src/points';
 
   it('enqueues the event inside the work, on the transaction processOnce gives it', () => {
     const consumer = changes.read(`${folder}/points.consumer.ts`);
@@ -216,7 +213,7 @@ describe('a consumer in a service without the marker table', () => {
   });
 });
 
-describe("a new service's server.ts", () => {
+describe("a new service's server.ts and declaration", () => {
   it('opens the lab between its markers when the repository has the lab, and names no lab without it', () => {
     const names = { kebab: 'shipping', snake: 'shipping', camel: 'shipping', pascal: 'Shipping' };
 
@@ -225,7 +222,8 @@ describe("a new service's server.ts", () => {
     );
     const template = serviceServer({ names, lab: false });
     expect(template).not.toMatch(/lab|fault/i);
-    expect(template).toContain('consumers: (context) => [],');
+    expect(template).toContain('...shippingService({ config: loadShippingConfig() }),');
+    expect(serviceDeclaration({ names })).toContain('consumers: (context) => [],');
   });
 });
 
@@ -237,7 +235,7 @@ describe('bad input is refused before anything is planned', () => {
       /Unknown service "billing": a consumer joins one of inventory, notification, payment \(/,
     ],
     [
-      'the order service, which is event-sourced and combines its migrations in server.ts',
+      'the order service, which is event-sourced and combines its migrations in order-service.ts',
       { service: 'order', name: 'points', on: 'OrderConfirmed' },
       /Unknown service "order": a consumer joins one of inventory, notification, payment \(/,
     ],
@@ -276,7 +274,9 @@ describe('bad input is refused before anything is planned', () => {
     expect(() =>
       plan((c) => {
         // inventory as it would be without its outbox declaration
-        c.edit('apps/inventory/src/server.ts', (source) => source.replace(/^\s*outbox:.*$/m, ''));
+        c.edit('apps/inventory/src/inventory-service.ts', (source) =>
+          source.replace(/^\s*outbox:.*$/m, ''),
+        );
         planConsumer(c, {
           service: 'inventory',
           name: 'points',

@@ -127,11 +127,11 @@ describe('pnpm new, in a copy of the repository', () => {
     const generated = [...created(consumer), ...created(service)];
     const specs = generated.filter((file) => file.endsWith('.spec.ts'));
     expect(specs).toEqual([
-      'apps/payment/src/adapters/subscriptions/loyalty-points.consumer.int.spec.ts',
+      'apps/payment/src/loyalty-points/loyalty-points.consumer.int.spec.ts',
       'apps/shipping/src/config.unit.spec.ts',
-      'apps/shipping/src/adapters/subscriptions/shipping.consumer.int.spec.ts',
+      'apps/shipping/src/shipping/shipping.consumer.int.spec.ts',
     ]);
-    expect(consumer).toContain('edited  apps/payment/src/server.ts');
+    expect(consumer).toContain('edited  apps/payment/src/payment-service.ts');
     // pnpm start runs what the supervisor's list of added services names.
     const added = (await import(
       pathToFileURL(path.join(copy.root, 'apps/supervisor/src/added-services.ts')).href
@@ -147,6 +147,7 @@ describe('pnpm new, in a copy of the repository', () => {
         files: [
           'packages/postgres/src/testing/global-setup.ts',
           'apps/payment/src/server.ts',
+          'apps/payment/src/payment-service.ts',
           'apps/supervisor/src/added-services.ts',
           ...generated.filter((file) => file.endsWith('.ts')),
         ],

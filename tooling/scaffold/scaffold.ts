@@ -32,7 +32,7 @@ function nextSteps(command: Command): string[] {
     ...(command.kind === 'service'
       ? ['pnpm install --offline   # links the new app; `pnpm start` runs it from then on']
       : []),
-    `npx vitest run --project integration apps/${service}/src/adapters/subscriptions/${consumerNames(consumer).kebab}.consumer.int.spec.ts`,
+    `npx vitest run --project integration apps/${service}/src/${consumerNames(consumer).kebab}/${consumerNames(consumer).kebab}.consumer.int.spec.ts`,
     'pnpm migrations:lock      # once the migration says what you want: it is released from then on',
   ];
   return steps;

@@ -1,6 +1,7 @@
 // Where an existing service keeps what a new consumer must join: its
 // migrations, its database interface, the module that combines its migrations
-// with the marker and outbox tables, and its subscriptions folder.
+// with the marker and outbox tables, and its src folder, where each use case
+// (a new consumer too) is a folder of its own (ADR 0038).
 import { ScaffoldError } from './names.js';
 import type { RepositoryView } from './tree.js';
 
@@ -8,7 +9,8 @@ export interface ServiceLayout {
   readonly service: string;
   /** `apps/payment/src/adapters/postgres` */
   readonly postgres: string;
-  readonly subscriptions: string;
+  /** `apps/payment/src`: a consumer `x` goes in `<src>/x/x.consumer.ts`. */
+  readonly src: string;
   readonly migrationsIndex: string;
   /** The interface of every table: `PaymentDatabase` in `payment.database.ts`. */
   readonly database: { readonly type: string; readonly file: string; readonly module: string };
@@ -24,7 +26,7 @@ const COMBINED = /export const (\w+)(?:: Migrations)? = combineMigrations\(/;
 /**
  * Services a consumer can be added to: apps with a migrations index and a
  * module under adapters/postgres that combines them with the packages'. The
- * order service (event-sourced; it combines its migrations in server.ts) and
+ * order service (event-sourced; it combines its migrations in order-service.ts) and
  * the payment provider (no consumers) are not.
  */
 export function listServices(tree: RepositoryView): string[] {
@@ -74,7 +76,7 @@ export function readServiceLayout(tree: RepositoryView, service: string): Servic
   return {
     service,
     postgres,
-    subscriptions: `apps/${service}/src/adapters/subscriptions`,
+    src: `apps/${service}/src`,
     migrationsIndex: `${postgres}/migrations/index.ts`,
     database: { type: database.name, file: database.file, module: database.module },
     combined,

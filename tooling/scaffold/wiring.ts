@@ -29,23 +29,41 @@ import { openFaultInjection } from '@effectively-once/fault-injection';
   // lab:end
 `
     : '';
-  return `${wrap('// ', `Composition root: the ${names.kebab} service declared once. runService opens the database and the event store, migrates, starts the consumers and the outbox relay, listens, and closes everything in order on shutdown.`)}
+  return `${wrap('// ', `Composition root: loads the ${names.kebab} service's settings and runs its declaration (${names.kebab}-service.ts). runService opens the database and the event store, migrates, starts the consumers and the outbox relay, listens, and closes everything in order on shutdown.`)}
 // Run: \`node --import tsx apps/${names.kebab}/src/server.ts\`.
 import { runService } from '@effectively-once/service-kit';
 ${labImport}import type { ${names.pascal}Database } from './adapters/postgres/database.js';
-import { ${names.camel}DatabaseMigrations } from './adapters/postgres/${names.kebab}-migrations.js';
-import { buildApp } from './app.js';
 import { load${names.pascal}Config } from './config.js';
-
-const config = load${names.pascal}Config();
+import { ${names.camel}Service } from './${names.kebab}-service.js';
 
 await runService<${names.pascal}Database>({
-  config,
-  migrations: ${names.camel}DatabaseMigrations,
-  buildApp: ({ db, store, metrics }) => buildApp({ db, store, metrics, logLevel: config.logLevel }),
-  consumers: (context) => [],
-  outbox: { relay: true },
+  ...${names.camel}Service({ config: load${names.pascal}Config() }),
 ${labOpener}});
+`;
+}
+
+/** The service's declaration, `<name>-service.ts`: new-consumer.ts adds each consumer to its list. */
+export function serviceDeclaration(input: { names: Names }): string {
+  const { names } = input;
+  return `${wrap('// ', `The ${names.kebab} service as one declaration: server.ts runs it with runService, and a test can start this very declaration with startService (ADR 0038).`)}
+import type { ServiceDeclaration } from '@effectively-once/service-kit';
+import type { ${names.pascal}Database } from './adapters/postgres/database.js';
+import { ${names.camel}DatabaseMigrations } from './adapters/postgres/${names.kebab}-migrations.js';
+import { buildApp } from './app.js';
+import type { ${names.pascal}Config } from './config.js';
+
+export function ${names.camel}Service(input: {
+  config: ${names.pascal}Config;
+}): ServiceDeclaration<${names.pascal}Database> {
+  const { config } = input;
+  return {
+    config,
+    migrations: ${names.camel}DatabaseMigrations,
+    buildApp: ({ db, store, metrics }) => buildApp({ db, store, metrics, logLevel: config.logLevel }),
+    consumers: (context) => [],
+    outbox: { relay: true },
+  };
+}
 `;
 }
 
@@ -54,7 +72,7 @@ export function consumerFactory(input: { names: ConsumerNames; database: string 
   const { names, database } = input;
   const events = `${names.snake.toUpperCase()}_EVENTS`;
   return `
-/** ${names.consumer} as its service's runService declaration lists it (server.ts). */
+/** ${names.consumer} as its service's runService declaration lists it (<service>-service.ts). */
 export function ${names.camel}Consumer(
   context: Pick<ServiceContext<${database}>, 'db' | 'metrics'>,
 ): DeclaredConsumer {
@@ -157,11 +175,11 @@ export function wireConsumer(
   changes.edit(server, () =>
     addImport(
       wired,
-      `import { ${names.camel}Consumer } from '${relativeModule(server, `${layout.subscriptions}/${names.kebab}.consumer.js`)}';`,
+      `import { ${names.camel}Consumer } from '${relativeModule(server, `${layout.src}/${names.kebab}/${names.kebab}.consumer.js`)}';`,
       server,
     ),
   );
-  const module = `${layout.subscriptions}/${names.kebab}.consumer.ts`;
+  const module = `${layout.src}/${names.kebab}/${names.kebab}.consumer.ts`;
   changes.edit(module, (consumer) =>
     addImport(
       consumer + consumerFactory({ names, database: layout.database.type }),

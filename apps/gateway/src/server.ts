@@ -1,6 +1,8 @@
 // The composition root: read the configuration, build the gateway, listen,
 // and close gracefully on SIGTERM or SIGINT, as the services do. The signal
 // handler comes before listen: a SIGTERM while it starts still closes it.
+// Not runService: the gateway owns no database, event store, consumer or
+// outbox, which is what runService wires (ADR 0038).
 import { onShutdownSignal } from '@effectively-once/service-kit/http-edge';
 import { buildApp } from './app.js';
 import { loadGatewayConfig } from './config.js';

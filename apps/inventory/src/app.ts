@@ -7,8 +7,9 @@ import {
   type ServiceMetrics,
 } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
-import { registerDemandRoutes } from './adapters/http/demand.routes.js';
-import { registerInventoryRoutes } from './adapters/http/inventory.routes.js';
+import { registerDemandRoutes } from './inventory-demand/inventory-demand.route.js';
+import { registerRestockRoute } from './restock/restock.route.js';
+import { registerStockLevelRoutes } from './stock-levels/stock-levels.route.js';
 import type { InventoryDatabase } from './adapters/postgres/database.js';
 
 export interface InventoryAppDeps {
@@ -34,7 +35,8 @@ export function buildApp(deps: InventoryAppDeps): FastifyZodInstance {
     logLevel: deps.logLevel,
     logger: deps.logger,
   });
-  registerInventoryRoutes(app, deps);
+  registerStockLevelRoutes(app, deps);
+  registerRestockRoute(app, deps);
   registerDemandRoutes(app, deps);
   return app;
 }

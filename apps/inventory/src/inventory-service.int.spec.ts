@@ -22,7 +22,7 @@ import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/t
 import { afterAll, expect, it } from 'vitest';
 import type { InventoryDatabase } from './adapters/postgres/database.js';
 import { inventoryDatabaseMigrations } from './adapters/postgres/inventory-database-migrations.js';
-import { handleOrderEvent } from './adapters/subscriptions/inventory-reservation.consumer.js';
+import { handleOrderEvent } from './inventory-reservation/inventory-reservation.handler.js';
 import { buildApp } from './app.js';
 import { newSku, orderPlaced } from './testing/order-deliveries.js';
 

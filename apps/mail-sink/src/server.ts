@@ -1,4 +1,6 @@
 // Composition root of the mail sink: `tsx apps/mail-sink/src/server.ts`.
+// Not runService: a stand-in for an outside mail server, with no database or
+// event store, and an SMTP listener the declaration has no field for (ADR 0038).
 import { onShutdownSignal } from '@effectively-once/service-kit';
 import { startSmtpReceiver, type SmtpReceiver } from './adapters/smtp/smtp-receiver.js';
 import { buildApp } from './app.js';

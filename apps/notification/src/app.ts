@@ -7,7 +7,7 @@ import {
   type ServiceMetrics,
 } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
-import { registerNotificationRoutes } from './adapters/http/notifications.routes.js';
+import { registerListNotificationsRoute } from './list-notifications/list-notifications.route.js';
 import type { NotificationDatabase } from './adapters/postgres/database.js';
 
 export interface AppDeps {
@@ -32,6 +32,6 @@ export function buildApp(deps: AppDeps): FastifyZodInstance {
     logLevel: deps.logLevel,
     logger: deps.logger,
   });
-  registerNotificationRoutes(app, deps);
+  registerListNotificationsRoute(app, deps);
   return app;
 }

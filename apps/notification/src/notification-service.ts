@@ -1,41 +1,15 @@
 // The notification service as one declaration: server.ts runs it with
-// runService, and the component test starts this very declaration with
-// startService, so the test runs the consumer, the relay and their settings
-// exactly as the service does.
-import type {
-  DeclaredConsumer,
-  ServiceContext,
-  ServiceDeclaration,
-} from '@effectively-once/service-kit';
+// runService (docs/service-bootstrap.md), and the component test starts this
+// very declaration with startService, so the test runs the consumer, the
+// relay and their settings exactly as the service does. Every saga service
+// has this file (ADR 0038).
+import type { ServiceDeclaration } from '@effectively-once/service-kit';
 import type { NotificationDatabase } from './adapters/postgres/database.js';
 import { notificationDatabaseMigrations } from './adapters/postgres/notification-migrations.js';
 import type { Mailer } from './adapters/smtp/mailer.js';
-import {
-  handleNotificationEmail,
-  NOTIFICATION_EMAIL_EVENTS,
-  notificationEmail,
-} from './adapters/subscriptions/notification-email.handler.js';
 import { buildApp } from './app.js';
 import type { NotificationConfig } from './config.js';
-
-/** notification-email-v1 as the service declares it: the subscription and the operator's replay run this handler. */
-export function notificationEmailConsumer(
-  context: Pick<ServiceContext<NotificationDatabase>, 'db' | 'now' | 'metrics' | 'steps'> & {
-    mailer: Mailer;
-  },
-): DeclaredConsumer {
-  const { db, mailer, now, metrics, steps } = context;
-  return {
-    consumer: notificationEmail,
-    eventTypes: NOTIFICATION_EMAIL_EVENTS,
-    handle: (event, recorded) =>
-      handleNotificationEmail(
-        { db, mailer, now, onOutcome: metrics.consumerOutcome, steps },
-        event,
-        recorded,
-      ),
-  };
-}
+import { notificationEmailConsumer } from './notification-email/notification-email.consumer.js';
 
 /**
  * @example

@@ -1,4 +1,6 @@
 // Composition root of the payment provider: `tsx apps/payment-provider/src/server.ts`.
+// Not runService: a stand-in for an outside card processor, with no event
+// store, consumer or outbox, which is what runService wires (ADR 0038).
 import { connect, migrateToLatest } from '@effectively-once/postgres';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, onShutdownSignal } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';

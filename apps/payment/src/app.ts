@@ -7,7 +7,7 @@ import {
   type ServiceMetrics,
 } from '@effectively-once/service-kit';
 import type { Kysely } from 'kysely';
-import { registerPaymentRoutes } from './adapters/http/payments.routes.js';
+import { registerGetPaymentRoute } from './get-payment/get-payment.route.js';
 import type { PaymentDatabase } from './adapters/postgres/payment.database.js';
 
 export interface PaymentAppDeps {
@@ -33,6 +33,6 @@ export function buildApp(deps: PaymentAppDeps): FastifyZodInstance {
     logLevel: deps.logLevel,
     logger: deps.logger,
   });
-  registerPaymentRoutes(app, { db: deps.db });
+  registerGetPaymentRoute(app, { db: deps.db });
   return app;
 }

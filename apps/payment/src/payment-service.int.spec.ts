@@ -28,7 +28,7 @@ import {
   authorizeKey,
   createPaymentProviderClient,
 } from './adapters/provider/payment-provider.client.js';
-import { handlePaymentAuthorization } from './adapters/subscriptions/payment-authorization.handler.js';
+import { handlePaymentAuthorization } from './payment-authorization/payment-authorization.handler.js';
 import { buildApp } from './app.js';
 import { startPaymentProvider } from './testing/payment-provider.harness.js';
 

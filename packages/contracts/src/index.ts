@@ -18,6 +18,7 @@ export {
 } from './api/problem-catalogue.js';
 export * from './commands/order.commands.js';
 export * from './consumers.js';
+export * from './events/handled-events.js';
 export * from './events/inventory.events.js';
 export {
   defineCommand,

@@ -59,8 +59,8 @@ import {
   type ProcessResult,
 } from '@effectively-once/idempotency';
 ${emit.imports}import type { Kysely, Transaction } from 'kysely';
-import type { ${database.type} } from '../postgres/${database.module}';
-import { insert${names.pascal} } from '../postgres/${names.kebab}.repository.js';
+import type { ${database.type} } from '../adapters/postgres/${database.module}';
+import { insert${names.pascal} } from '../adapters/postgres/${names.kebab}.repository.js';
 
 export const ${names.camel} = defineConsumer({
   name: '${names.consumer}',

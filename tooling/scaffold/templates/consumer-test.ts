@@ -58,8 +58,8 @@ import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { ${database.type} } from '../postgres/${database.module}';
-import { ${migrations.name} } from '../postgres/${migrations.module}';
+import type { ${database.type} } from '../adapters/postgres/${database.module}';
+import { ${migrations.name} } from '../adapters/postgres/${migrations.module}';
 import {
   apply${names.pascal},
   handle${names.pascal},${outboxImport}

@@ -1,11 +1,10 @@
-import type { KnownEvent } from '@effectively-once/contracts';
 import { describe, expect, it } from 'vitest';
-import { notificationFor } from './notification.decide.js';
+import { notificationFor, type EmailingEvent } from './notification.decide.js';
 
 const orderId = '6f1c2f4e-3b7a-4c55-9d0e-2a9f0c1b7e11';
 const customerEmail = 'ada@example.com';
 
-const given = (event: KnownEvent) => ({ whenDecided: () => notificationFor(event) });
+const given = (event: EmailingEvent) => ({ whenDecided: () => notificationFor(event) });
 
 describe('notificationFor', () => {
   it('given OrderConfirmed, when decided, then it asks for the confirmation email to the customer', () => {
@@ -46,63 +45,4 @@ describe('notificationFor', () => {
       });
     },
   );
-
-  it.each<KnownEvent>([
-    {
-      type: 'OrderPlaced',
-      data: {
-        orderId,
-        customerEmail,
-        items: [{ sku: 'SKU-MUG', quantity: 1 }],
-        paymentToken: 'tok_approve',
-        amountCents: 1_000,
-        placedAt: '2026-12-01T10:00:00.000Z',
-        deadlines: null,
-      },
-    },
-    {
-      type: 'OrderCompensated',
-      data: {
-        orderId,
-        step: 'payment',
-        outcome: 'voided',
-        items: [],
-        compensatedAt: '2026-12-01T10:00:00.000Z',
-      },
-    },
-    {
-      type: 'PaymentCaptured',
-      data: {
-        orderId,
-        paymentAttemptId: `${orderId}:1`,
-        authorizationId: 'auth-1',
-        amountCents: 1_000,
-        capturedAt: '2026-12-01T10:00:00.000Z',
-      },
-    },
-    {
-      type: 'OrderCancellationRequested',
-      data: { orderId, reason: 'customer_request', requestedAt: '2026-12-01T10:00:00.000Z' },
-    },
-    {
-      type: 'PaymentDeclined',
-      data: {
-        orderId,
-        paymentAttemptId: `${orderId}:1`,
-        reason: 'card_declined',
-        declinedAt: '2026-12-01T10:00:00.000Z',
-      },
-    },
-    {
-      type: 'CustomerNotified',
-      data: {
-        orderId,
-        kind: 'order_confirmed',
-        emailMessageId: '<x@y>',
-        sentAt: '2026-12-01T10:00:00.000Z',
-      },
-    },
-  ])('given $type, when decided, then it asks for no email', (event) => {
-    expect(given(event).whenDecided()).toBeNull();
-  });
 });

@@ -3,7 +3,7 @@
 import { notificationStream } from '@effectively-once/contracts';
 import type { Kysely } from 'kysely';
 import type { NotificationDatabase } from '../adapters/postgres/database.js';
-import { notificationEmail } from '../adapters/subscriptions/notification-email.handler.js';
+import { notificationEmail } from '../notification-email/notification-email.handler.js';
 
 type Db = Kysely<NotificationDatabase>;
 

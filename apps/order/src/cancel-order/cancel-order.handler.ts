@@ -6,9 +6,9 @@ import { WrongExpectedRevisionError } from '@effectively-once/event-store';
 import { decide } from '../domain/order.decide.js';
 import { handleOrderCommand } from '../order-command/order-command.handler.js';
 import type { OrderServiceDeps } from '../order-service.deps.js';
-import { commandCause } from '../adapters/eventStore/order-stream.js';
-import { orderContended, orderNotFound, refusalProblem } from '../adapters/http/order.problems.js';
-import { isPlaced, toOrderResource } from '../adapters/http/order-resource.js';
+import { commandCause } from '../domain/loaded-order.js';
+import { orderContended, orderNotFound, refusalProblem } from '../order.problems.js';
+import { isPlaced, toOrderResource } from '../domain/order-resource.js';
 
 /** Appends tried before giving up with 409 ORDER_CHANGED_CONCURRENTLY. */
 export const MAX_CANCEL_ATTEMPTS = 3;

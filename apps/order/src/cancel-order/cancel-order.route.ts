@@ -2,7 +2,7 @@
 // with the order as the cancel left it.
 import { OrderIdParams, OrderResource } from '@effectively-once/contracts';
 import type { FastifyZodInstance } from '@effectively-once/service-kit';
-import { retrySafeFailure } from '../adapters/http/order.problems.js';
+import { retrySafeFailure } from '../order.problems.js';
 import { TraceHeaders, validTraceparent } from '../adapters/http/traceparent.js';
 import type { OrderServiceDeps } from '../order-service.deps.js';
 import { cancelOrder } from './cancel-order.handler.js';

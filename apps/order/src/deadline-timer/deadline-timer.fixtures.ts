@@ -4,7 +4,8 @@
 import { orderStream, type OrderDeadlineName } from '@effectively-once/contracts';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { appendOrderEvents, commandCause } from '../adapters/eventStore/order-stream.js';
+import { appendOrderEvents } from '../adapters/eventStore/order-stream.js';
+import { commandCause } from '../domain/loaded-order.js';
 import { scheduleDeadlines } from '../adapters/postgres/order-deadline.repository.js';
 import { decide } from '../domain/order.decide.js';
 import { orderDeadlines } from '../domain/order-deadlines.js';

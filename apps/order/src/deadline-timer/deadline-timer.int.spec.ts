@@ -5,7 +5,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { decide } from '../domain/order.decide.js';
 import { paymentRequested } from '../domain/testing/order.fixtures.js';
 import { createOrderTestEnv } from '../testing/order-test-env.js';
-import { appendOrderEvents, commandCause, loadOrder } from '../adapters/eventStore/order-stream.js';
+import { appendOrderEvents, loadOrder } from '../adapters/eventStore/order-stream.js';
+import { commandCause } from '../domain/loaded-order.js';
 import {
   claimDueDeadlines,
   markDeadlineFired,

@@ -24,7 +24,7 @@ import type { Kysely } from 'kysely';
 import { decide } from '../domain/order.decide.js';
 import { dueAt } from '../domain/order-deadlines.js';
 import { handleOrderCommand } from '../order-command/order-command.handler.js';
-import { commandCause, type LoadedOrder } from '../adapters/eventStore/order-stream.js';
+import { commandCause, type LoadedOrder } from '../domain/loaded-order.js';
 import {
   claimDueDeadlines,
   markDeadlineFired,

@@ -19,23 +19,24 @@
 // A cancellation ends only when both compensations are recorded, in whichever
 // order they arrive: "cancelled" means nothing is held any more.
 import {
+  isEventOf,
   paymentAttemptId,
   type CancellationReason,
-  type InventoryEvent,
+  type EventOfTypes,
   type KnownEvent,
+  type KnownEventType,
   type OrderEvent,
   type OrderLine,
-  type PaymentEvent,
   type ReleasedHoldings,
 } from '@effectively-once/contracts';
 import type { Order, OrderState } from './order.state.js';
 
-type InputOf<Type extends KnownEvent['type']> = Extract<KnownEvent, { type: Type }>;
-
-/** The events the saga reacts to. A capture follows a confirmation; the saga has nothing left to do. */
-export type OrderSagaInput = InventoryEvent | Exclude<PaymentEvent, InputOf<'PaymentCaptured'>>;
-
-const SAGA_INPUT_TYPES: ReadonlySet<string> = new Set<OrderSagaInput['type']>([
+/**
+ * The events the saga reacts to, the one list: the subscription group's
+ * filter, the `ignored` outcome and the docs' matrix are derived from it. A
+ * capture follows a confirmation; the saga has nothing left to do.
+ */
+export const ORDER_SAGA_EVENTS = [
   'InventoryReserved',
   'InventoryReservationRejected',
   'InventoryReleased',
@@ -44,11 +45,13 @@ const SAGA_INPUT_TYPES: ReadonlySet<string> = new Set<OrderSagaInput['type']>([
   'PaymentUnavailable',
   'PaymentVoided',
   'PaymentNothingToVoid',
-]);
+] as const satisfies readonly KnownEventType[];
+
+export type OrderSagaInput = EventOfTypes<typeof ORDER_SAGA_EVENTS>;
 
 /** True for the events `decideOrderSaga` takes; every other event is not the saga's business. */
 export function isOrderSagaInput(event: KnownEvent): event is OrderSagaInput {
-  return SAGA_INPUT_TYPES.has(event.type);
+  return isEventOf(ORDER_SAGA_EVENTS, event);
 }
 
 const nothing: readonly OrderEvent[] = [];
@@ -113,7 +116,7 @@ function onCompensated(
 // Step 2, authorize the payment. Success confirms the order; a decline starts
 // the compensation of step 1: the cancellation request makes inventory release.
 function onPaymentAuthorized(
-  input: InputOf<'PaymentAuthorized'>,
+  input: Extract<OrderSagaInput, { type: 'PaymentAuthorized' }>,
   state: OrderState,
   now: Date,
 ): readonly OrderEvent[] {

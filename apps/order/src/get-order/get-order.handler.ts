@@ -1,8 +1,8 @@
 // GET /orders/:orderId: the order folded from its stream, with its timeline.
 import type { OrderResource } from '@effectively-once/contracts';
 import { loadOrder } from '../adapters/eventStore/order-stream.js';
-import { orderNotFound } from '../adapters/http/order.problems.js';
-import { isPlaced, toOrderResource } from '../adapters/http/order-resource.js';
+import { orderNotFound } from '../order.problems.js';
+import { isPlaced, toOrderResource } from '../domain/order-resource.js';
 import type { OrderServiceDeps } from '../order-service.deps.js';
 
 /**

@@ -2,7 +2,7 @@
 // query, whatever the page size: the orders' streams are not read.
 import type { OrderList } from '@effectively-once/contracts';
 import { listOrderSummaries } from '../adapters/postgres/order-summary.repository.js';
-import { invalidCursor } from '../adapters/http/order.problems.js';
+import { invalidCursor } from '../order.problems.js';
 import type { OrderAppDeps } from '../order-service.deps.js';
 import { decodeCursor, encodeCursor } from './order-cursor.js';
 

@@ -3,12 +3,8 @@
 // command answers without reading the stream a second time.
 import type { OrderEvent } from '@effectively-once/contracts';
 import type { AppendResult } from '@effectively-once/event-store';
-import {
-  occurredAtOf,
-  orderEventId,
-  type LoadedOrder,
-  type TimelineEntry,
-} from '../adapters/eventStore/order-stream.js';
+import { orderEventId } from '../adapters/eventStore/order-stream.js';
+import { occurredAtOf, type LoadedOrder, type TimelineEntry } from '../domain/loaded-order.js';
 import { evolve } from '../domain/order.evolve.js';
 
 export interface AppendedEvents {

@@ -11,11 +11,8 @@ import {
   paymentRequested,
 } from '../domain/testing/order.fixtures.js';
 import { foldAppended } from './fold-appended.js';
-import {
-  occurredAtOf,
-  orderEventId,
-  type LoadedOrder,
-} from '../adapters/eventStore/order-stream.js';
+import { orderEventId } from '../adapters/eventStore/order-stream.js';
+import { occurredAtOf, type LoadedOrder } from '../domain/loaded-order.js';
 
 const ORDER_ID = '0b7c3c1e-4f7a-4e55-9a0f-6d2b1c9e8a01';
 const position = { commit: 10n, prepare: 10n };

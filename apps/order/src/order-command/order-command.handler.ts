@@ -10,11 +10,8 @@
 import type { OrderEvent } from '@effectively-once/contracts';
 import type { EventStore } from '@effectively-once/event-store';
 import type { Kysely } from 'kysely';
-import {
-  appendOrderEvents,
-  loadOrder,
-  type LoadedOrder,
-} from '../adapters/eventStore/order-stream.js';
+import { appendOrderEvents, loadOrder } from '../adapters/eventStore/order-stream.js';
+import { type LoadedOrder } from '../domain/loaded-order.js';
 import type { OrderDatabase } from '../adapters/postgres/order.database.js';
 import type { Decision } from '../domain/order.decide.js';
 import type { OrderState } from '../domain/order.state.js';

@@ -7,7 +7,8 @@ import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/t
 import { afterAll, describe, expect, it } from 'vitest';
 import { inventoryReserved, orderPlaced } from '../domain/testing/order.fixtures.js';
 import { createOrderTestEnv, publish } from '../testing/order-test-env.js';
-import { appendOrderEvents, commandCause } from '../adapters/eventStore/order-stream.js';
+import { appendOrderEvents } from '../adapters/eventStore/order-stream.js';
+import { commandCause } from '../domain/loaded-order.js';
 import { startOrderSaga } from './order-saga.consumer.js';
 
 const env = await createOrderTestEnv();

@@ -9,7 +9,8 @@ import {
 } from '@effectively-once/service-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { OrderServiceDeps } from '../order-service.deps.js';
-import { handleOrderSagaEvent, ORDER_SAGA_EVENTS, orderSaga } from './order-saga.handler.js';
+import { ORDER_SAGA_EVENTS } from '../domain/order-saga.decide.js';
+import { handleOrderSagaEvent, orderSaga } from './order-saga.handler.js';
 
 /** order-saga-v1's handler, as the subscription and the operator's replay run it. */
 export function orderSagaHandler(deps: OrderServiceDeps): ConsumerHandler {

@@ -21,12 +21,8 @@ import {
   paymentVoided,
 } from '../domain/testing/order.fixtures.js';
 import { createOrderTestEnv, publish } from '../testing/order-test-env.js';
-import {
-  appendOrderEvents,
-  commandCause,
-  loadOrder,
-  orderEventId,
-} from '../adapters/eventStore/order-stream.js';
+import { appendOrderEvents, loadOrder, orderEventId } from '../adapters/eventStore/order-stream.js';
+import { commandCause } from '../domain/loaded-order.js';
 import { handleOrderSagaEvent } from './order-saga.handler.js';
 
 const env = await createOrderTestEnv();

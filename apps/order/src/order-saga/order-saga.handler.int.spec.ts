@@ -17,7 +17,8 @@ import {
 } from '../domain/testing/order.fixtures.js';
 import { createOrderTestEnv, publish } from '../testing/order-test-env.js';
 import { withRivalAppends } from '../testing/rival-writer.js';
-import { appendOrderEvents, commandCause } from '../adapters/eventStore/order-stream.js';
+import { appendOrderEvents } from '../adapters/eventStore/order-stream.js';
+import { commandCause } from '../domain/loaded-order.js';
 import { handleOrderSagaEvent } from './order-saga.handler.js';
 
 const env = await createOrderTestEnv();

@@ -7,12 +7,7 @@
 //   which carry the same ids, and the store accepts them as a no-op).
 // - another writer appends first (the customer's cancel): WrongExpectedRevision
 //   rolls the marker back and the delivery is retried against the new state.
-import {
-  CONSUMERS,
-  type KnownEvent,
-  type KnownEventType,
-  type OrderEvent,
-} from '@effectively-once/contracts';
+import { CONSUMERS, type KnownEvent, type OrderEvent } from '@effectively-once/contracts';
 import {
   WrongExpectedRevisionError,
   type EventStore,
@@ -35,26 +30,11 @@ import {
 import type { Decision } from '../domain/order.decide.js';
 import { paymentAnswerMismatch } from '../domain/payment-answer.check.js';
 import { handleOrderCommand } from '../order-command/order-command.handler.js';
-import {
-  loadOrder,
-  UnreadableOrderStreamError,
-  type LoadedOrder,
-} from '../adapters/eventStore/order-stream.js';
+import { loadOrder, UnreadableOrderStreamError } from '../adapters/eventStore/order-stream.js';
+import { type LoadedOrder } from '../domain/loaded-order.js';
 import type { OrderDatabase } from '../adapters/postgres/order.database.js';
 
 export const orderSaga = defineConsumer({ name: CONSUMERS.orderSaga });
-
-/** The events the saga acts on: its subscription group receives only these. */
-export const ORDER_SAGA_EVENTS = [
-  'InventoryReserved',
-  'InventoryReservationRejected',
-  'InventoryReleased',
-  'PaymentAuthorized',
-  'PaymentDeclined',
-  'PaymentUnavailable',
-  'PaymentVoided',
-  'PaymentNothingToVoid',
-] as const satisfies readonly KnownEventType[];
 
 export interface OrderSagaDeps {
   readonly db: Kysely<OrderDatabase>;

@@ -5,7 +5,8 @@ import { CONSUMERS, inventoryStream, orderStream } from '@effectively-once/contr
 import { settleDelivery, withProcessingHooks } from '@effectively-once/idempotency';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { appendOrderEvents, commandCause, loadOrder } from '../adapters/eventStore/order-stream.js';
+import { appendOrderEvents, loadOrder } from '../adapters/eventStore/order-stream.js';
+import { commandCause } from '../domain/loaded-order.js';
 import { upsertOrderSummary } from '../adapters/postgres/order-summary.repository.js';
 import { handleOrderSagaEvent } from '../order-saga/order-saga.handler.js';
 import {

@@ -2,7 +2,7 @@
 // writer holds it right after an append (or after deciding there was nothing
 // to append), so GET /orders reads one table instead of one stream per order.
 import type { Kysely } from 'kysely';
-import type { LoadedOrder } from '../adapters/eventStore/order-stream.js';
+import type { LoadedOrder } from '../domain/loaded-order.js';
 import type { OrderDatabase } from '../adapters/postgres/order.database.js';
 import { upsertOrderSummary } from '../adapters/postgres/order-summary.repository.js';
 import type { OrderSummaryRow } from '../adapters/postgres/order-summary.table.js';

@@ -1,6 +1,6 @@
 import type { OrderEvent } from '@effectively-once/contracts';
 import { describe, expect, it } from 'vitest';
-import type { LoadedOrder } from '../adapters/eventStore/order-stream.js';
+import type { LoadedOrder } from '../domain/loaded-order.js';
 import { evolveAll } from '../domain/order.evolve.js';
 import {
   cancellationRequested,

@@ -21,12 +21,8 @@ import { decide } from '../domain/order.decide.js';
 import { initialOrderState } from '../domain/order.state.js';
 import { handleOrderCommand } from '../order-command/order-command.handler.js';
 import type { OrderServiceDeps } from '../order-service.deps.js';
-import {
-  commandCause,
-  loadOrder,
-  traceIdOfTraceparent,
-  type LoadedOrder,
-} from '../adapters/eventStore/order-stream.js';
+import { loadOrder } from '../adapters/eventStore/order-stream.js';
+import { commandCause, traceIdOfTraceparent, type LoadedOrder } from '../domain/loaded-order.js';
 import {
   rearmDeadlines,
   scheduleDeadlines,
@@ -36,8 +32,8 @@ import {
   claimOrderRequest,
   saveOrderResponse,
 } from '../adapters/postgres/order-request.repository.js';
-import { idempotencyKeyReused } from '../adapters/http/order.problems.js';
-import { isPlaced, toOrderResource } from '../adapters/http/order-resource.js';
+import { idempotencyKeyReused } from '../order.problems.js';
+import { isPlaced, toOrderResource } from '../domain/order-resource.js';
 
 export interface PlaceOrderInput {
   readonly idempotencyKey: string;

@@ -13,7 +13,7 @@ import {
   idempotencyKeyRequired,
   paymentTokenMalformed,
   retrySafeFailure,
-} from '../adapters/http/order.problems.js';
+} from '../order.problems.js';
 import { validTraceparent } from '../adapters/http/traceparent.js';
 import type { OrderServiceDeps } from '../order-service.deps.js';
 import { placeOrder } from './place-order.handler.js';

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { orderPlaced, paymentRequested } from '../../domain/testing/order.fixtures.js';
 import { createOrderTestEnv } from '../../testing/order-test-env.js';
-import { appendOrderEvents, commandCause, loadOrder, orderEventId } from './order-stream.js';
+import { appendOrderEvents, loadOrder, orderEventId } from './order-stream.js';
+import { commandCause } from '../../domain/loaded-order.js';
 
 const { store } = await createOrderTestEnv();
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
