@@ -56,7 +56,7 @@ const PROVEN_BY_AN_INTEGRATION_TEST: Readonly<Record<string, { file: string; tes
   // duplicate by the real mail sink, recorded once. Killing and restarting a
   // consumer process is what crash-before-ack and crash-after-claim run here.
   'crash-after-email-sent': {
-    file: 'apps/notification/src/adapters/subscriptions/notification-email.crash-windows.int.spec.ts',
+    file: 'apps/notification/src/notification-email/notification-email.crash-windows.int.spec.ts',
     test: 'a crash after the send and before the final commit: the redelivery waits out the lease, then resends under the same Message-ID and records it once',
   },
 };
