@@ -80,23 +80,18 @@ const MEMBERS_MAX_AGE_MS = 1000;
 
 /**
  * The group's live consumers, as the backend pids of the sessions holding its
- * member lock, read on this session's connection at most once per
- * MEMBERS_MAX_AGE_MS, and only when a notification asks. A list that cannot
- * be read stays as it was (at first empty, which wakes this consumer).
+ * member lock, read at most once per MEMBERS_MAX_AGE_MS, and only when a
+ * notification asks. A list that cannot be read stays as it was (at first
+ * empty, which wakes this consumer).
  */
-function groupMembers(client: pg.Client, groupId: number): () => Promise<readonly number[]> {
+function groupMembers(
+  loadMembers: () => Promise<readonly number[]>,
+): () => Promise<readonly number[]> {
   let members: readonly number[] = [];
   let loadedAt = -Infinity;
   let loading: Promise<void> | undefined;
   const load = async () => {
-    const { rows } = await client.query<{ pid: number }>(
-      `SELECT l.pid FROM pg_locks l
-        WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
-          AND l.classid::bigint = $1 AND l.objid::bigint = $2
-          AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-      [MEMBER_LOCK_NAMESPACE, groupId],
-    );
-    members = rows.map((row) => row.pid);
+    members = await loadMembers();
     loadedAt = Date.now();
   };
   return async () => {
@@ -122,7 +117,12 @@ function groupMembers(client: pg.Client, groupId: number): () => Promise<readonl
  */
 export async function openConsumerSession(
   url: string,
-  group: { groupId: number; filter: SubscriptionFilter },
+  group: {
+    groupId: number;
+    filter: SubscriptionFilter;
+    /** The group's members' pids (members.ts); not on this connection, see there. */
+    loadMembers: () => Promise<readonly number[]>;
+  },
 ): Promise<ConsumerSession> {
   let chosenOnly = false;
   // Set once this session is a member; until then every matching append wakes it.
@@ -146,7 +146,7 @@ export async function openConsumerSession(
       MEMBER_LOCK_NAMESPACE,
       group.groupId,
     ]);
-    const members = groupMembers(client, group.groupId);
+    const members = groupMembers(group.loadMembers);
     chosen = async (payload) =>
       isChosenToWake({
         streams: announcedStreams(payload),

@@ -34,6 +34,7 @@ import { consumeRound } from './consume.js';
 import { releaseConsumerLeases, settleNack, type LeaseOf, type LeasedRow } from './leases.js';
 import { openConsumerSession, type ConsumerSession } from './listener-session.js';
 import { loadXmin, type IdleState } from './idle-state.js';
+import { loadGroupMembers } from './members.js';
 import { toRecordedEvent } from './read.js';
 import { closableIterable } from './closable-iterable.js';
 import { handedOutDeliveries } from './handed-out.js';
@@ -247,6 +248,7 @@ export function openPersistentSubscription(
     const consumer = await openConsumerSession(options.url, {
       groupId: group.group_id,
       filter: group.filter,
+      loadMembers: () => loadGroupMembers(db, group.group_id),
     });
     consumer.wakeOnlyWhenChosen(wakesOnlyTheChosen(group));
     session = consumer;
