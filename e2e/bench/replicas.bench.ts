@@ -2,7 +2,10 @@
 // saga service (STACK_REPLICAS) cost more per order, or add latency, than one
 // of each? The same loads on both stacks, in one run, the two taking turns
 // (one, two, one, two) so that the machine's noise falls on both; CPU from
-// /proc of every process of each stack, PostgreSQL included.
+// /proc of every process of each stack, PostgreSQL included. With
+// --compare-wake, each is also run with EVENTSTORE_WAKE_CONSUMERS=all (every
+// consumer of a group answers every append, as before ADR 0039) beside the
+// default (one consumer per stream); --rounds N changes the number of turns.
 import { randomUUID } from 'node:crypto';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +22,12 @@ import {
 } from './resource-usage.js';
 import { offerLoad, post, processesOf, type LoadResult } from './saga-load.js';
 
+function numberAfter(flag: string): number | undefined {
+  const index = process.argv.indexOf(flag);
+  const value = index < 0 ? undefined : Number(process.argv[index + 1]);
+  return value !== undefined && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
 const BENCHMARKS_FILE = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
 const TWO_EACH = 'order=2,inventory=2,payment=2,notification=2';
 const PLAN = {
@@ -29,8 +38,10 @@ const PLAN = {
   ],
   /** Seconds with no orders at all, to measure what the processes cost by just running. */
   idleSeconds: 10,
-  /** One, two, one, two: each configuration measured twice, interleaved. */
-  rounds: 2,
+  /** One, two, one, two: each configuration measured twice, interleaved (--rounds N). */
+  rounds: numberAfter('--rounds') ?? 2,
+  /** Who answers an append: the default, and with --compare-wake the old way too. */
+  wakes: process.argv.includes('--compare-wake') ? (['all', 'one'] as const) : (['one'] as const),
   sku: 'SKU-REPLICAS-BENCH',
 } as const;
 /**
@@ -43,8 +54,11 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_M
 /** What the issue asks of replicas: within 10 % of one process each. */
 const WITHIN = 0.1;
 
+type Wake = 'one' | 'all';
+
 interface Row {
   readonly replicas: 'one each' | 'two each';
+  readonly wake: Wake;
   readonly result: LoadResult;
   readonly cpuMsPerOrder: number;
   readonly used: ResourceUse;
@@ -52,9 +66,11 @@ interface Row {
 
 interface IdleRow {
   readonly replicas: Row['replicas'];
+  readonly wake: Wake;
   /** CPU ms per second of every process of the stack, no orders coming. */
   readonly cpuMsPerSecond: number;
   readonly commitsPerSecond: number;
+  readonly roundsPerSecond: number;
 }
 
 /** A service's processes (payment, payment-2) summed under its name. */
@@ -67,11 +83,15 @@ function cpuByService(cpuMs: ReadonlyMap<string, number>): Map<string, number> {
   return byService;
 }
 
-async function measureStack(replicas: Row['replicas']): Promise<{ rows: Row[]; idle: IdleRow }> {
+async function measureStack(
+  replicas: Row['replicas'],
+  wake: Wake,
+): Promise<{ rows: Row[]; idle: IdleRow }> {
   const stack = await startStack({
     env: {
       STACK_DURABILITY: 'durable',
       LOG_LEVEL: 'warn',
+      EVENTSTORE_WAKE_CONSUMERS: wake,
       ...(replicas === 'two each' ? { STACK_REPLICAS: TWO_EACH } : {}),
     },
   });
@@ -95,10 +115,11 @@ async function measureStack(replicas: Row['replicas']): Promise<{ rows: Row[]; i
     const idleUse = diffResources(idleBefore, await snapshot());
     const idle: IdleRow = {
       replicas,
+      wake,
       cpuMsPerSecond: idleUse.totalCpuMs / PLAN.idleSeconds,
       commitsPerSecond: idleUse.eventStoreCommits / PLAN.idleSeconds,
+      roundsPerSecond: idleUse.eventStoreConsumeRounds / PLAN.idleSeconds,
     };
-    const idleRoundsPerSecond = idleUse.eventStoreConsumeRounds / PLAN.idleSeconds;
     const rows: Row[] = [];
     let before = await snapshot();
     for (const load of PLAN.loads) {
@@ -119,17 +140,18 @@ async function measureStack(replicas: Row['replicas']): Promise<{ rows: Row[]; i
         ...atEnd,
         eventStoreCommits: counted.eventStoreCommits - idle.commitsPerSecond * settleSeconds,
         eventStoreConsumeRounds:
-          counted.eventStoreConsumeRounds - idleRoundsPerSecond * settleSeconds,
+          counted.eventStoreConsumeRounds - idle.roundsPerSecond * settleSeconds,
       };
       before = settled;
       rows.push({
         replicas,
+        wake,
         result,
         cpuMsPerOrder: used.totalCpuMs / Math.max(1, result.confirmed),
         used,
       });
       process.stdout.write(
-        `  ${replicas}, ${String(load.perSecond)}/s: ${String(result.confirmed)} confirmed, p99 ${result.latency.p99.toFixed(0)} ms, ${(used.totalCpuMs / Math.max(1, result.confirmed)).toFixed(1)} ms CPU per order\n`,
+        `  ${replicas}, wake ${wake}, ${String(load.perSecond)}/s: ${String(result.confirmed)} confirmed, p99 ${result.latency.p99.toFixed(0)} ms, ${(used.totalCpuMs / Math.max(1, result.confirmed)).toFixed(1)} ms CPU per order\n`,
       );
     }
     return { rows, idle };
@@ -179,40 +201,51 @@ function formatSection(
   const lines: string[] = [];
   const breakdown: string[] = [];
   const verdicts: string[] = [];
+  const compared = PLAN.wakes.length > 1;
+  const nameOf = (replicas: Row['replicas'], wake: Wake) =>
+    compared ? `${replicas}, wake ${wake}` : replicas;
   for (const load of PLAN.loads) {
-    const of = (replicas: Row['replicas']) =>
-      pooled(
-        rows.filter(
-          (row) => row.replicas === replicas && row.result.offeredPerSecond === load.perSecond,
-        ),
-      );
-    const one = of('one each');
-    const two = of('two each');
-    for (const [name, side] of [
-      ['one each', one],
-      ['two each', two],
-    ] as const) {
-      lines.push(
-        `| ${String(load.perSecond)} | ${name} | ${String(side.posted)} | ${String(side.confirmed)} | ${side.cpuMsPerOrder.toFixed(1)} | ${side.commitsPerOrder.toFixed(1)} | ${side.roundsPerOrder.toFixed(1)} | ${side.p50s.map((ms) => ms.toFixed(0)).join(', ')} | ${side.p99s.map((ms) => ms.toFixed(0)).join(', ')} |`,
-      );
-      const shown = SERVICES_SHOWN.map((service) => side.cpuMsPerOrderByService.get(service) ?? 0);
-      const rest = side.cpuMsPerOrder - shown.reduce((total, ms) => total + ms, 0);
-      breakdown.push(
-        `| ${String(load.perSecond)} | ${name} | ${[...shown, rest].map((ms) => ms.toFixed(1)).join(' | ')} |`,
+    for (const wake of PLAN.wakes) {
+      const of = (replicas: Row['replicas']) =>
+        pooled(
+          rows.filter(
+            (row) =>
+              row.replicas === replicas &&
+              row.wake === wake &&
+              row.result.offeredPerSecond === load.perSecond,
+          ),
+        );
+      const one = of('one each');
+      const two = of('two each');
+      for (const [replicas, side] of [
+        ['one each', one],
+        ['two each', two],
+      ] as const) {
+        const name = nameOf(replicas, wake);
+        lines.push(
+          `| ${String(load.perSecond)} | ${name} | ${String(side.posted)} | ${String(side.confirmed)} | ${side.cpuMsPerOrder.toFixed(1)} | ${side.commitsPerOrder.toFixed(1)} | ${side.roundsPerOrder.toFixed(1)} | ${side.p50s.map((ms) => ms.toFixed(0)).join(', ')} | ${side.p99s.map((ms) => ms.toFixed(0)).join(', ')} |`,
+        );
+        const shown = SERVICES_SHOWN.map(
+          (service) => side.cpuMsPerOrderByService.get(service) ?? 0,
+        );
+        const rest = side.cpuMsPerOrder - shown.reduce((total, ms) => total + ms, 0);
+        breakdown.push(
+          `| ${String(load.perSecond)} | ${name} | ${[...shown, rest].map((ms) => ms.toFixed(1)).join(' | ')} |`,
+        );
+      }
+      const cpuRatio = two.cpuMsPerOrder / one.cpuMsPerOrder;
+      const p99Ratio = two.worstP99 / one.worstP99;
+      verdicts.push(
+        `At ${String(load.perSecond)}/s${compared ? `, wake ${wake}` : ''}, two each against one each: CPU per order ${((cpuRatio - 1) * 100).toFixed(0)} %, worst p99 ${((p99Ratio - 1) * 100).toFixed(0)} % (**${cpuRatio <= 1 + WITHIN && p99Ratio <= 1 + WITHIN ? 'within' : 'not within'}** ${String(WITHIN * 100)} %).`,
       );
     }
-    const cpuRatio = two.cpuMsPerOrder / one.cpuMsPerOrder;
-    const p99Ratio = two.worstP99 / one.worstP99;
-    verdicts.push(
-      `At ${String(load.perSecond)}/s, two each against one each: CPU per order ${((cpuRatio - 1) * 100).toFixed(0)} %, worst p99 ${((p99Ratio - 1) * 100).toFixed(0)} % (**${cpuRatio <= 1 + WITHIN && p99Ratio <= 1 + WITHIN ? 'within' : 'not within'}** ${String(WITHIN * 100)} %).`,
-    );
   }
   return [
     '## Replicas',
     '',
     `Written by \`pnpm bench\` (\`e2e/bench/replicas.bench.ts\`) on ${new Date().toISOString().slice(0, 10)}.`,
     `Machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${String(availableParallelism())} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average ${loadAtStart.toFixed(1)} at start.`,
-    `The stack as \`pnpm start\` runs it (durable commits, the embedded event store), with one process of each saga service, and with \`STACK_REPLICAS=${TWO_EACH}\`. The two took turns, ${String(PLAN.rounds)} stacks each, each warmed up for ${String(PLAN.warmup.seconds)} s; every row is 15 s of \`tok_approve\` orders on a fixed schedule. CPU: every process of the stack from \`/proc\`, PostgreSQL included, per confirmed order; p50 and p99 are listed per stack, POST to \`OrderConfirmed\`. Event-store commits (\`pg_stat_database\`) and consumer rounds (calls of \`es_consume\`, counted with \`track_functions\`) are read ${String(STATS_SETTLE_MS / 1000)} s after each load, once PostgreSQL's idle backends have reported them, less what the idle stack does in that time.`,
+    `The stack as \`pnpm start\` runs it (durable commits, the embedded event store), with one process of each saga service, and with \`STACK_REPLICAS=${TWO_EACH}\`${compared ? ', each with `EVENTSTORE_WAKE_CONSUMERS=all` (every consumer of a group answers every append, as before ADR 0039) and with the default `one`' : ''}. They took turns, ${String(PLAN.rounds)} stacks each, each warmed up for ${String(PLAN.warmup.seconds)} s; every row is 15 s of \`tok_approve\` orders on a fixed schedule. CPU: every process of the stack from \`/proc\`, PostgreSQL included, per confirmed order; p50 and p99 are listed per stack, POST to \`OrderConfirmed\`. Event-store commits (\`pg_stat_database\`) and consumer rounds (calls of \`es_consume\`, counted with \`track_functions\`) are read ${String(STATS_SETTLE_MS / 1000)} s after each load, once PostgreSQL's idle backends have reported them, less what the idle stack does in that time.`,
     '',
     '| offered orders/s | saga services | posted | confirmed | CPU per order (ms) | event-store commits per order | consumer rounds per order | p50 (ms) | p99 (ms) |',
     '| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |',
@@ -228,11 +261,11 @@ function formatSection(
     '',
     `Idle, ${String(PLAN.idleSeconds)} s with no orders after the warm-up (what the processes cost by running):`,
     '',
-    '| saga services | CPU (ms per second) | event-store commits per second |',
-    '| --- | ---: | ---: |',
+    '| saga services | CPU (ms per second) | event-store commits per second | consumer rounds per second |',
+    '| --- | ---: | ---: | ---: |',
     ...idle.map(
       (row) =>
-        `| ${row.replicas} | ${row.cpuMsPerSecond.toFixed(0)} | ${row.commitsPerSecond.toFixed(1)} |`,
+        `| ${nameOf(row.replicas, row.wake)} | ${row.cpuMsPerSecond.toFixed(0)} | ${row.commitsPerSecond.toFixed(1)} | ${row.roundsPerSecond.toFixed(1)} |`,
     ),
   ].join('\n');
 }
@@ -242,11 +275,15 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const idle: IdleRow[] = [];
   for (let round = 0; round < PLAN.rounds; round++) {
-    for (const replicas of ['one each', 'two each'] as const) {
-      process.stdout.write(`replicas bench, round ${String(round + 1)}: ${replicas}\n`);
-      const measured = await measureStack(replicas);
-      rows.push(...measured.rows);
-      idle.push(measured.idle);
+    for (const wake of PLAN.wakes) {
+      for (const replicas of ['one each', 'two each'] as const) {
+        process.stdout.write(
+          `replicas bench, round ${String(round + 1)}: ${replicas}, wake ${wake}\n`,
+        );
+        const measured = await measureStack(replicas, wake);
+        rows.push(...measured.rows);
+        idle.push(measured.idle);
+      }
     }
   }
   const section = formatSection(rows, idle, loadAtStart);

@@ -102,6 +102,9 @@ const INHERITED = [
   'TMPDIR',
   'NODE_OPTIONS',
   'EVENTSTORE_CONNECTION_STRING',
+  // Who answers an append on the embedded store (ADR 0039): the replicas
+  // bench runs its stacks both ways.
+  'EVENTSTORE_WAKE_CONSUMERS',
   // The services' /admin routes (parked messages) exist only when it is set.
   'ADMIN_TOKEN',
   // The order saga's deadlines and their timer (docs/saga.md): a stack with

@@ -39,6 +39,11 @@ const EventStoreEnv = z.object({
     .max(MAX_ACK_DELAY_MS)
     .default(DEFAULT_ACK_DELAY_MS),
   /**
+   * Embedded store: whether an append wakes one consumer of each group per
+   * stream ('one') or every consumer of the group ('all', as before ADR 0039).
+   */
+  EVENTSTORE_WAKE_CONSUMERS: z.enum(['one', 'all']).default('one'),
+  /**
    * Embedded store: the size of each of its two pools (appends and reads;
    * subscription bookkeeping). Each consumer also holds one session of its own.
    */
@@ -52,6 +57,7 @@ export type EventStoreConfig =
       maxEventBytes: number;
       pollIntervalMs: number;
       ackDelayMs: number;
+      wakeConsumers: 'one' | 'all';
       maxConnections: number;
     };
 
@@ -60,7 +66,7 @@ export type EventStoreConfig =
  * name and the rule.
  *
  * @example
- * const config = loadEventStoreConfig(); // { backend: 'postgres', maxEventBytes: 1048576, pollIntervalMs: 500, ackDelayMs: 100, maxConnections: 10 }
+ * const config = loadEventStoreConfig(); // { backend: 'postgres', maxEventBytes: 1048576, pollIntervalMs: 500, ackDelayMs: 100, wakeConsumers: 'one', maxConnections: 10 }
  */
 export function loadEventStoreConfig(env: NodeJS.ProcessEnv = process.env): EventStoreConfig {
   const parsed = EventStoreEnv.safeParse({
@@ -68,6 +74,7 @@ export function loadEventStoreConfig(env: NodeJS.ProcessEnv = process.env): Even
     EVENTSTORE_MAX_EVENT_BYTES: env['EVENTSTORE_MAX_EVENT_BYTES'] || undefined,
     EVENTSTORE_POLL_INTERVAL_MS: env['EVENTSTORE_POLL_INTERVAL_MS'] || undefined,
     EVENTSTORE_ACK_DELAY_MS: env['EVENTSTORE_ACK_DELAY_MS'] || undefined,
+    EVENTSTORE_WAKE_CONSUMERS: env['EVENTSTORE_WAKE_CONSUMERS'] || undefined,
     EVENTSTORE_POOL_MAX: env['EVENTSTORE_POOL_MAX'] || undefined,
   });
   if (!parsed.success) {
@@ -84,6 +91,7 @@ export function loadEventStoreConfig(env: NodeJS.ProcessEnv = process.env): Even
         maxEventBytes,
         pollIntervalMs: parsed.data.EVENTSTORE_POLL_INTERVAL_MS,
         ackDelayMs: parsed.data.EVENTSTORE_ACK_DELAY_MS,
+        wakeConsumers: parsed.data.EVENTSTORE_WAKE_CONSUMERS,
         maxConnections: parsed.data.EVENTSTORE_POOL_MAX,
       }
     : { backend: 'eventstoredb', connectionString, maxEventBytes };

@@ -8,6 +8,7 @@ describe('loadEventStoreConfig', () => {
       maxEventBytes: 1024 * 1024,
       pollIntervalMs: 500,
       ackDelayMs: 100,
+      wakeConsumers: 'one',
       maxConnections: 10,
     });
   });
@@ -24,6 +25,15 @@ describe('loadEventStoreConfig', () => {
     });
     expect(() => loadEventStoreConfig({ EVENTSTORE_ACK_DELAY_MS: '5001' })).toThrow(
       /EVENTSTORE_ACK_DELAY_MS/,
+    );
+  });
+
+  it('takes who answers an append from EVENTSTORE_WAKE_CONSUMERS, one or all', () => {
+    expect(loadEventStoreConfig({ EVENTSTORE_WAKE_CONSUMERS: 'all' })).toMatchObject({
+      wakeConsumers: 'all',
+    });
+    expect(() => loadEventStoreConfig({ EVENTSTORE_WAKE_CONSUMERS: 'some' })).toThrow(
+      /EVENTSTORE_WAKE_CONSUMERS/,
     );
   });
 

@@ -31,6 +31,7 @@ export async function openEventStore(input: {
         maxEventBytes: config.maxEventBytes,
         pollIntervalMs: config.pollIntervalMs,
         ackDelayMs: config.ackDelayMs,
+        wakeConsumers: config.wakeConsumers,
         maxConnections: config.maxConnections,
       });
   }

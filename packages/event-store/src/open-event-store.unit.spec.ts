@@ -31,6 +31,7 @@ describe('openEventStore', () => {
         maxEventBytes: 1024,
         pollIntervalMs: 500,
         ackDelayMs: 0,
+        wakeConsumers: 'one',
         maxConnections: 10,
       },
       postgresUrl: 'postgres://127.0.0.1:1/none',

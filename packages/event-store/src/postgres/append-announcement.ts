@@ -44,6 +44,17 @@ function parse(payload: string): Announcement | undefined {
 }
 
 /**
+ * The streams an announcement names; undefined when it names none readably
+ * (then it is about everything).
+ *
+ * @example
+ * announcedStreams(announce([{ streamName: 'order-42', types: ['OrderPlaced'] }])); // ['order-42']
+ */
+export function announcedStreams(payload: string): readonly string[] | undefined {
+  return parse(payload)?.streams;
+}
+
+/**
  * Whether a subscriber with this filter should wake for the announcement.
  *
  * @example

@@ -14,6 +14,13 @@ import type { EventRow } from './read.js';
 export const CONSUMER_LOCK_NAMESPACE = 0x45530001;
 /** First key of the lock that makes one consumer the single one of a dispatch_to_single group. */
 export const LEADER_LOCK_NAMESPACE = 0x45530002;
+/**
+ * First key of the shared lock every consumer of a group holds on its session
+ * (the second key is the group id): the group's live consumers are the
+ * sessions holding it, which is how they share out the notifications
+ * (wake-choice.ts).
+ */
+export const MEMBER_LOCK_NAMESPACE = 0x45530003;
 
 export interface LeasedRow extends EventRow {
   deliveries: number;

@@ -34,9 +34,11 @@ import { consumeRound } from './consume.js';
 import { releaseConsumerLeases, settleNack, type LeaseOf, type LeasedRow } from './leases.js';
 import { openConsumerSession, type ConsumerSession } from './listener-session.js';
 import { loadXmin, type IdleState } from './idle-state.js';
+import { loadGroupMembers } from './members.js';
 import { toRecordedEvent } from './read.js';
 import { closableIterable } from './closable-iterable.js';
 import { handedOutDeliveries } from './handed-out.js';
+import type { WakeConsumers } from './wake-choice.js';
 
 interface PendingAck {
   groupId: number;
@@ -56,13 +58,15 @@ export interface PersistentSubscriptionOptions {
   onGroupPumped: ((group: string) => void) | undefined;
   /** How long an ack may wait for a round that leases more; 0 sends it with the next look at once. */
   ackDelayMs: number;
+  /** Whether an append wakes one consumer of the group per stream ('one') or every consumer ('all'). */
+  wakeConsumers: WakeConsumers;
 }
 
 const GROUP_REFRESH_MS = 1000;
 
 /**
  * @example
- * const subscription = openPersistentSubscription({ db, url, group: 'billing-v1', maxInFlight: undefined, pollIntervalMs: 500, onGroupPumped: undefined, ackDelayMs: 0 });
+ * const subscription = openPersistentSubscription({ db, url, group: 'billing-v1', maxInFlight: undefined, pollIntervalMs: 500, onGroupPumped: undefined, ackDelayMs: 0, wakeConsumers: 'one' });
  * for await (const delivery of subscription) await delivery.ack();
  */
 export function openPersistentSubscription(
@@ -218,6 +222,13 @@ export function openPersistentSubscription(
     group.ordered ? 0 : Math.min(options.ackDelayMs, Math.floor(group.message_timeout_ms / 4));
 
   /**
+   * A dispatch_to_single group's appends wake all its consumers: only its
+   * leader leases, and the choice knows nothing of who leads.
+   */
+  const wakesOnlyTheChosen = (group: GroupRow): boolean =>
+    options.wakeConsumers === 'one' && group.consumer_strategy !== 'dispatch_to_single';
+
+  /**
    * How long an idle consumer may sleep, and whether the wake-up that ends it
    * needs only the xmin question (held-back events) before a full round.
    */
@@ -234,7 +245,12 @@ export function openPersistentSubscription(
   async function* deliveries(): AsyncGenerator<Delivery, void, undefined> {
     let group = await loadGroup(db, options.group);
     ackDelayMs = ackDelayFor(group);
-    const consumer = await openConsumerSession(options.url, group.filter);
+    const consumer = await openConsumerSession(options.url, {
+      groupId: group.group_id,
+      filter: group.filter,
+      loadMembers: () => loadGroupMembers(db, group.group_id),
+    });
+    consumer.wakeOnlyWhenChosen(wakesOnlyTheChosen(group));
     session = consumer;
     const backoff = heldBackBackoff(options.pollIntervalMs);
     let loadedAt = Date.now();
@@ -289,6 +305,7 @@ export function openPersistentSubscription(
         if (fullRound && Date.now() - loadedAt >= GROUP_REFRESH_MS) {
           group = await loadGroup(db, options.group);
           ackDelayMs = ackDelayFor(group);
+          consumer.wakeOnlyWhenChosen(wakesOnlyTheChosen(group));
           loadedAt = Date.now();
         }
       }

@@ -14,6 +14,7 @@ import { createGroup, deleteGroup, updateGroup } from './groups.js';
 import { listParked, replayParked } from './parked.js';
 import { openPersistentSubscription } from './persistent-subscription.js';
 import { readAll, readStream } from './read.js';
+import type { WakeConsumers } from './wake-choice.js';
 
 /** The same database, with `synchronous_commit = off` for every session of the pool. */
 function withAsynchronousCommit(url: string): string {
@@ -40,6 +41,12 @@ export interface PostgresEventStoreOptions {
    * default) sends it at once. See docs/event-store.md, "Acks that wait".
    */
   ackDelayMs?: number;
+  /**
+   * Whether an append wakes one consumer of each group per stream it names
+   * ('one', the default) or every consumer of the group ('all'). See
+   * docs/event-store.md, "Wake-ups", and ADR 0039.
+   */
+  wakeConsumers?: WakeConsumers;
 }
 
 /**
@@ -106,6 +113,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
           pollIntervalMs,
           onGroupPumped: options.onGroupPumped,
           ackDelayMs,
+          wakeConsumers: options.wakeConsumers ?? 'one',
         }),
       ),
     listParkedMessages: (group) => listParked(db, group),

@@ -46,6 +46,7 @@ export const DEFAULT_RUN_OPTIONS: RunOptions = {
     maxEventBytes: 1024 * 1024,
     pollIntervalMs: 500,
     ackDelayMs: 0,
+    wakeConsumers: 'one',
     maxConnections: 10,
   },
 };

@@ -32,6 +32,7 @@ function setUp(
       maxEventBytes: 1024 * 1024,
       pollIntervalMs: 500,
       ackDelayMs: 0,
+      wakeConsumers: 'one',
       maxConnections: 10,
     },
     log: Fastify({ logger: false }).log,

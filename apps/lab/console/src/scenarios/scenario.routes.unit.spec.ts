@@ -30,6 +30,7 @@ function setUp(stack: StackTarget = labStack) {
       maxEventBytes: 1024 * 1024,
       pollIntervalMs: 500,
       ackDelayMs: 0,
+      wakeConsumers: 'one',
       maxConnections: 10,
     },
     log: Fastify({ logger: false }).log,
