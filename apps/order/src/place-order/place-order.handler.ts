@@ -94,6 +94,7 @@ const notPlaced = (traceparent: string | undefined): LoadedOrder => ({
   revision: 'no_stream',
   timeline: [],
   traceId: activeTraceId() ?? traceIdOfTraceparent(traceparent),
+  traceparent,
 });
 
 /**

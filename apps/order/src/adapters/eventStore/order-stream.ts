@@ -89,6 +89,11 @@ export interface LoadedOrder {
    * traceparent (docs/observability.md#traces); undefined when none was sent.
    */
   readonly traceId: string | undefined;
+  /**
+   * Its first event's W3C traceparent: what the order's later work that no
+   * message carries (a deadline timer firing) hangs its span under.
+   */
+  readonly traceparent: string | undefined;
 }
 
 const TRACE_ID_OF_TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-/;
@@ -157,8 +162,14 @@ export async function loadOrder(store: EventStore, orderId: string): Promise<Loa
     });
   }
   const last = recorded.at(-1);
-  const traceId = traceIdOfTraceparent(recorded[0]?.metadata.traceparent);
-  return { state, revision: last === undefined ? 'no_stream' : last.revision, timeline, traceId };
+  const traceparent = recorded[0]?.metadata.traceparent;
+  return {
+    state,
+    revision: last === undefined ? 'no_stream' : last.revision,
+    timeline,
+    traceId: traceIdOfTraceparent(traceparent),
+    traceparent,
+  };
 }
 
 export interface AppendOrderEventsInput {
