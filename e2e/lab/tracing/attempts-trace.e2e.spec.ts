@@ -6,7 +6,9 @@
 //   acknowledged, and the second is a duplicate the marker caught;
 // - crash-before-ack: the first attempt is killed (SIGKILL) after its commit,
 //   so its span never ends and is never exported; the redelivery, one retry
-//   later, is a duplicate in the same trace.
+//   later, is a duplicate in the same trace;
+// - poison-message: failed attempts until the store parks it, the operator's
+//   replay (a span linked to its request), then the attempt that applies it.
 import { randomBytes } from 'node:crypto';
 import { CONSUMERS } from '@effectively-once/contracts';
 import {
@@ -27,6 +29,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStack, type RunningStack } from '../../support/start-stack.js';
 
 const DEMAND = CONSUMERS.inventoryDemand;
+const RESERVATION = CONSUMERS.inventoryReservation;
 
 type JournalEntry = Extract<TimelineEntry, { source: 'journal' }>['entry'];
 /** A redelivery after a crash waits for a restart and a lease: a generous bound. */
@@ -79,20 +82,24 @@ async function runPassing(name: string): Promise<JournalEntry[]> {
 }
 
 /** The faulted message's id and order, from the journal entry of the fault (`kind`). */
-function faulted(entries: JournalEntry[], kind: string): { messageId: string; orderId: string } {
-  const fault = entries.find((entry) => entry.kind === kind && entry.consumer === DEMAND);
+function faulted(
+  entries: JournalEntry[],
+  kind: string,
+  consumer: string = DEMAND,
+): { messageId: string; orderId: string } {
+  const fault = entries.find((entry) => entry.kind === kind && entry.consumer === consumer);
   if (fault?.messageId == null || fault.orderId == null) {
-    throw new Error(`no ${kind} entry of ${DEMAND} in the journal`);
+    throw new Error(`no ${kind} entry of ${consumer} in the journal`);
   }
   return { messageId: fault.messageId, orderId: fault.orderId };
 }
 
-const attemptsOf = (messageId: string): ReceivedSpan[] =>
+const attemptsOf = (messageId: string, consumer: string = DEMAND): ReceivedSpan[] =>
   receiver.spans
     .filter(
       (span) =>
         span.kind === SPAN_KIND.consumer &&
-        span.attributes['messaging.consumer.group.name'] === DEMAND &&
+        span.attributes['messaging.consumer.group.name'] === consumer &&
         span.attributes['messaging.message.id'] === messageId,
     )
     .sort(
@@ -109,10 +116,13 @@ const producerOf = (messageId: string): ReceivedSpan | undefined =>
   );
 
 /** Waits until the message has an acknowledged attempt and its producer span has arrived. */
-async function acknowledgedAttempts(messageId: string): Promise<ReceivedSpan[]> {
+async function acknowledgedAttempts(
+  messageId: string,
+  consumer: string = DEMAND,
+): Promise<ReceivedSpan[]> {
   return vi.waitFor(
     () => {
-      const attempts = attemptsOf(messageId);
+      const attempts = attemptsOf(messageId, consumer);
       if (!attempts.some((span) => span.attributes['eo.delivery.settlement'] === 'ack')) {
         throw new Error(`no acknowledged attempt of ${messageId} yet`);
       }
@@ -168,5 +178,48 @@ describe('an order’s trace with retries and crashes', () => {
     expect(redelivery?.parentSpanId).toBe(producer?.spanId);
     // The restarted process is another instance run of inventory: same service, new spans.
     expect(redelivery?.service).toBe('inventory');
+  });
+
+  it('shows a parked message replayed: the failed attempts, the replay linked to its request, then the attempt that applied it', async () => {
+    const { messageId } = faulted(await runPassing('poison-message'), 'held', RESERVATION);
+
+    const attempts = await acknowledgedAttempts(messageId, RESERVATION);
+    const producer = producerOf(messageId);
+    // (A replay may start the retry count again, so the attempts are told apart by settlement.)
+    const applied = attempts.filter((span) => span.attributes['eo.delivery.settlement'] === 'ack');
+    const failed = attempts.filter((span) => span.attributes['eo.delivery.settlement'] !== 'ack');
+    expect(applied.map((span) => span.attributes['eo.delivery.outcome'])).toEqual(['applied']);
+    // Each failure was handed back; the store parked the message after the last (no span of its own).
+    expect(failed.length).toBeGreaterThanOrEqual(1);
+    for (const span of failed) {
+      expect(span.attributes).toMatchObject({
+        'eo.delivery.outcome': 'retryable_failure',
+        'eo.delivery.settlement': 'retry',
+      });
+    }
+    const { replay, request } = await vi.waitFor(
+      () => {
+        const found = receiver.spans.find(
+          (candidate) =>
+            candidate.name === 'replay OrderPlaced' &&
+            candidate.attributes['messaging.message.id'] === messageId,
+        );
+        const linked = receiver.spans.find((span) => span.spanId === found?.links[0]?.spanId);
+        if (found === undefined || linked === undefined) {
+          throw new Error('no replay span, or not its request’s, yet');
+        }
+        return { replay: found, request: linked };
+      },
+      { timeout: SPANS_WITHIN_MS, interval: 200 },
+    );
+    expect(replay.attributes['messaging.consumer.group.name']).toBe(RESERVATION);
+    // Every attempt and the replay hang under the event's producer span, in the order's trace
+    for (const span of [...attempts, replay]) {
+      expect(span.traceId).toBe(producer?.traceId);
+      expect(span.parentSpanId).toBe(producer?.spanId);
+    }
+    // The replay links to the operator's request, a trace of its own
+    expect(request).toMatchObject({ service: 'inventory', kind: SPAN_KIND.server });
+    expect(request.traceId).not.toBe(producer?.traceId);
   });
 });

@@ -156,7 +156,8 @@ async function recordFailure(
 /**
  * Fires one row as a span of its order's trace, the child of the span its
  * first event names (the placement), so the expiry and the compensation it
- * starts show in the order's trace, not in a trace of their own.
+ * starts show in the order's trace, not in a trace of their own. The load
+ * that finds that trace comes before the span, so its statements are not in it.
  */
 async function fireInOrderTrace(
   deps: DeadlineTimerDeps,
