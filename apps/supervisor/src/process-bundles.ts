@@ -87,12 +87,11 @@ function packageNameOf(specifier: string): string {
   return (specifier.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1)).join('/');
 }
 
-/** The folder of package `name` that `file` (resolved by esbuild) lies in. */
-function packageFolderOf(file: string, name: string): string {
+/** The folder of package `name` that `file` (resolved by esbuild) lies in, if in a node_modules. */
+function packageFolderOf(file: string, name: string): string | undefined {
   const marker = `${path.sep}node_modules${path.sep}${name}${path.sep}`;
   const at = file.lastIndexOf(marker);
-  if (at < 0) throw new Error(`${file} is not inside a node_modules folder of ${name}.`);
-  return file.slice(0, at + marker.length - 1);
+  return at < 0 ? undefined : file.slice(0, at + marker.length - 1);
 }
 
 /**
@@ -118,7 +117,8 @@ function externals(input: {
         // Not installed (pg-native): left as is; only an optional code path asks for it.
         if (resolved.errors.length > 0) return { path: args.path, external: true };
         const name = packageNameOf(args.path);
-        input.found.set(name, packageFolderOf(resolved.path, name));
+        const folder = packageFolderOf(resolved.path, name);
+        if (folder !== undefined) input.found.set(name, folder);
         return { path: input.imports === 'by-path' ? resolved.path : args.path, external: true };
       });
     },
