@@ -12,6 +12,7 @@ import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IService } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
 import { imageProcesses } from '../../apps/supervisor/src/image/image-processes.js';
+import { IMAGE_TRACING_REGISTER } from '../../apps/supervisor/src/image/assemble-image.js';
 import { imageContainers } from './compose-file.js';
 import { containerOf, environmentOf, loadManifests, ofKind } from './kubernetes-manifests.js';
 import { namesRead } from './process-configs.js';
@@ -143,6 +144,13 @@ describe('the Dockerfile', () => {
       'RUN node --import tsx apps/supervisor/src/image/assemble-image.main.ts /image',
     );
     expect(dockerfile).toMatch(/^USER node$/m);
-    expect(dockerfile).toContain('ENTRYPOINT ["node", "--enable-source-maps", "/app/start.mjs"]');
+  });
+
+  it('starts every process with the tracing register first, as the image test runs it', () => {
+    // A deployed service traces when OTEL_EXPORTER_OTLP_ENDPOINT is set only if the
+    // register runs before its bundle (docs/observability.md#traces).
+    expect(dockerfile).toContain(
+      `ENTRYPOINT ["node", "--enable-source-maps", "--import", "/app/${IMAGE_TRACING_REGISTER}", "/app/start.mjs"]`,
+    );
   });
 });

@@ -74,24 +74,52 @@ function sourceFileUrls(repoRoot: string): Plugin {
 }
 
 /**
- * The packages left external are imported by their absolute path: the bundle
- * lives in a cache folder, from which Node could not find them by name.
+ * How a bundle imports the packages left external. `by-path`: by their
+ * absolute path, since the bundle lives in a cache folder from which Node
+ * could not find them by name. `by-name`: as written, for a folder that gets
+ * a node_modules of its own (the container image, image/image-packages.ts).
  */
-function externalsByPath(external: readonly string[]): Plugin {
-  const filter = new RegExp(`^(${external.join('|')})(/.*)?$`);
+export type ExternalImports = 'by-path' | 'by-name';
+
+/** `pg/lib/x.js` → `pg`, `@scope/name/x` → `@scope/name`. */
+function packageNameOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return (specifier.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1)).join('/');
+}
+
+/** The folder of package `name` that `file` (resolved by esbuild) lies in, if in a node_modules. */
+function packageFolderOf(file: string, name: string): string | undefined {
+  const marker = `${path.sep}node_modules${path.sep}${name}${path.sep}`;
+  const at = file.lastIndexOf(marker);
+  return at < 0 ? undefined : file.slice(0, at + marker.length - 1);
+}
+
+/**
+ * Leaves `external` out of the bundles, imported as `imports` says, and
+ * records in `found` the folder each external package was resolved to.
+ */
+function externals(input: {
+  external: readonly string[];
+  imports: ExternalImports;
+  found: Map<string, string>;
+}): Plugin {
+  const filter = new RegExp(`^(${input.external.join('|')})(/.*)?$`);
   return {
-    name: 'externals-by-path',
+    name: 'externals',
     setup(build) {
       build.onResolve({ filter }, async (args) => {
         if (args.pluginData === 'inner') return undefined;
-        const found = await build.resolve(args.path, {
+        const resolved = await build.resolve(args.path, {
           kind: args.kind,
           resolveDir: args.resolveDir,
           pluginData: 'inner',
         });
         // Not installed (pg-native): left as is; only an optional code path asks for it.
-        if (found.errors.length > 0) return { path: args.path, external: true };
-        return { path: found.path, external: true };
+        if (resolved.errors.length > 0) return { path: args.path, external: true };
+        const name = packageNameOf(args.path);
+        const folder = packageFolderOf(resolved.path, name);
+        if (folder !== undefined) input.found.set(name, folder);
+        return { path: input.imports === 'by-path' ? resolved.path : args.path, external: true };
       });
     },
   };
@@ -104,6 +132,11 @@ export interface ProcessBundles {
   readonly directory: string;
   /** False: the last build still held, and esbuild did not run. */
   readonly built: boolean;
+  /**
+   * Each package left external that the bundles import, and the folder it
+   * was found in; empty when the last build was reused (esbuild did not run).
+   */
+  readonly externalPackages: ReadonlyMap<string, string>;
 }
 
 /** `apps/order/src/server.ts` → `order-server`; `apps/lab/console/src/server.ts` → `console-server`. */
@@ -162,10 +195,16 @@ async function pruneOldBuilds(cacheDir: string, keep: string): Promise<void> {
   );
 }
 
-function bundlesIn(directory: string, entries: readonly string[], built: boolean): ProcessBundles {
+/** `externalPackages` as this build found them; none when it was reused rather than built. */
+function bundlesIn(
+  directory: string,
+  entries: readonly string[],
+  externalPackages: ReadonlyMap<string, string> | undefined,
+): ProcessBundles {
   return {
     directory,
-    built,
+    built: externalPackages !== undefined,
+    externalPackages: externalPackages ?? new Map(),
     byEntry: new Map(
       entries.map((entry) => [entry, path.join(directory, `${bundleName(entry)}.mjs`)]),
     ),
@@ -189,16 +228,19 @@ export async function buildProcessBundles(input: {
   cacheDir: string;
   /** The tracing register is built too, and what tracing must see load is left external. */
   traced?: boolean;
+  /** `by-path` unless given. */
+  externalImports?: ExternalImports;
 }): Promise<ProcessBundles> {
   const traced = input.traced === true;
   const entries = [...new Set([...input.entries, ...(traced ? [TRACING_REGISTER] : [])])];
   const reusable = await reusableBuild({ cacheDir: input.cacheDir, entries });
-  if (reusable !== undefined) return bundlesIn(reusable, entries, false);
+  if (reusable !== undefined) return bundlesIn(reusable, entries, undefined);
   // Loaded only to build: a warm start does without its few dozen milliseconds.
   const esbuild = await import('esbuild');
   const builtSince = Date.now();
   // Built as if into a sibling of the final folder, so the source maps' relative paths hold there.
   const outdir = path.join(input.cacheDir, 'build');
+  const externalPackages = new Map<string, string>();
   const result = await esbuild.build({
     absWorkingDir: input.repoRoot,
     entryPoints: Object.fromEntries(
@@ -217,7 +259,11 @@ export async function buildProcessBundles(input: {
     banner: { js: REQUIRE_BANNER },
     plugins: [
       sourceFileUrls(input.repoRoot),
-      externalsByPath([...KEEP_EXTERNAL, ...(traced ? TRACED_EXTERNAL : [])]),
+      externals({
+        external: [...KEEP_EXTERNAL, ...(traced ? TRACED_EXTERNAL : [])],
+        imports: input.externalImports ?? 'by-path',
+        found: externalPackages,
+      }),
     ],
     metafile: true,
     write: false,
@@ -241,7 +287,7 @@ export async function buildProcessBundles(input: {
     builtSince,
   );
   await pruneOldBuilds(input.cacheDir, directory);
-  return bundlesIn(directory, entries, true);
+  return bundlesIn(directory, entries, externalPackages);
 }
 
 /**

@@ -26,6 +26,7 @@ describe('loadServiceConfig', () => {
         backend: 'postgres',
         maxEventBytes: 1_048_576,
         pollIntervalMs: 500,
+        wakeConsumers: 'one',
         ackDelayMs: 100,
         maxConnections: 10,
       },

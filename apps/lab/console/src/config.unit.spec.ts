@@ -22,6 +22,7 @@ describe('loadConsoleConfig', () => {
         backend: 'postgres',
         maxEventBytes: expect.any(Number) as unknown,
         pollIntervalMs: 500,
+        wakeConsumers: 'one',
         ackDelayMs: 100,
         maxConnections: 10,
       },

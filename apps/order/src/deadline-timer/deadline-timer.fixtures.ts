@@ -55,7 +55,13 @@ export async function timersWritten(
 /** Step 2: OrderPlaced appended, as the route appends it; `durations` as the configuration said then. */
 export async function orderAppended(
   env: OrderTestEnv,
-  input: { orderId: string; placedAt: Date; durations?: typeof DEFAULT_DEADLINES },
+  input: {
+    orderId: string;
+    placedAt: Date;
+    durations?: typeof DEFAULT_DEADLINES;
+    /** The trace the placement ran in, as the route's events carry it. */
+    traceparent?: string;
+  },
 ): Promise<void> {
   const { orderId, placedAt } = input;
   const decision = decide(
@@ -78,6 +84,7 @@ export async function orderAppended(
     events: decision.events,
     expectedRevision: 'no_stream',
     causeId: commandCause('PlaceOrder', orderId),
+    traceparent: input.traceparent,
   });
 }
 

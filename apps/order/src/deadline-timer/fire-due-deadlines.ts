@@ -19,12 +19,14 @@
 //   generation, due again at once), so this firing is not marked and the row fires again.
 import type { OrderDeadlineName, OrderEvent } from '@effectively-once/contracts';
 import { WrongExpectedRevisionError, type EventStore } from '@effectively-once/event-store';
+import { inInternalSpan, recordSpanFailure } from '@effectively-once/service-kit/tracing';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { decide } from '../domain/order.decide.js';
 import { dueAt } from '../domain/order-deadlines.js';
 import { handleOrderCommand } from '../order-command/order-command.handler.js';
 import { commandCause, type LoadedOrder } from '../domain/loaded-order.js';
+import { loadOrder } from '../adapters/eventStore/order-stream.js';
 import {
   claimDueDeadlines,
   markDeadlineFired,
@@ -84,6 +86,7 @@ function deadlineOf(order: LoadedOrder, deadline: OrderDeadlineName): Date {
 async function fireDeadline(
   deps: DeadlineTimerDeps,
   row: OrderDeadlineRow,
+  order: LoadedOrder,
 ): Promise<FiringOutcome> {
   const { order_id: orderId, deadline, generation } = row;
   const left = (why: LeftBecause) => ({ orderId, deadline, outcome: 'left', why }) as const;
@@ -92,7 +95,10 @@ async function fireDeadline(
   try {
     const expiry = await handleOrderCommand(deps, {
       orderId,
+      loaded: order,
       causeId: commandCause('ExpireOrder', orderId),
+      // Without an SDK the order's own trace context still ties the log lines of what follows.
+      traceparent: order.traceparent,
       decide: (state) => decide({ type: 'ExpireOrder', data: { orderId, deadline, now } }, state),
     });
     if (expiry.outcome === 'refused') {
@@ -149,6 +155,46 @@ async function recordFailure(
 }
 
 /**
+ * Fires one row as a span of its order's trace, the child of the span its
+ * first event names (the placement), so the expiry and the compensation it
+ * starts show in the order's trace, not in a trace of their own. The load
+ * that finds that trace comes before the span, so its statements are not in it.
+ */
+async function fireInOrderTrace(
+  deps: DeadlineTimerDeps,
+  row: OrderDeadlineRow,
+): Promise<FiringOutcome> {
+  let order: LoadedOrder;
+  try {
+    order = await loadOrder(deps.store, row.order_id);
+  } catch (error) {
+    return recordFailure(deps, row, error);
+  }
+  const attributes = {
+    'eo.order.id': row.order_id,
+    'eo.deadline.name': row.deadline,
+    'eo.deadline.generation': row.generation,
+    'eo.deadline.failed_attempts': row.failed_attempts,
+  };
+  const name = `fire ${row.deadline} deadline`;
+  return inInternalSpan({ name, attributes, parent: order }, async (span) => {
+    let outcome: FiringOutcome;
+    try {
+      outcome = await fireDeadline(deps, row, order);
+    } catch (error) {
+      outcome = await recordFailure(deps, row, error);
+      recordSpanFailure(span, error instanceof Error ? error.message : String(error));
+    }
+    span.setAttributes(
+      outcome.outcome === 'fired'
+        ? { 'eo.deadline.outcome': 'fired', 'eo.deadline.appended': [...outcome.appended] }
+        : { 'eo.deadline.outcome': outcome.why },
+    );
+    return outcome;
+  });
+}
+
+/**
  * Claims the timers due now, earliest first, at most `limit` of them, and
  * fires each. A row that fails is tried again after a backoff, or parked;
  * the others go on.
@@ -167,12 +213,6 @@ export async function fireDueDeadlines(
     limit: input.limit,
   });
   const outcomes: FiringOutcome[] = [];
-  for (const row of claimed) {
-    try {
-      outcomes.push(await fireDeadline(deps, row));
-    } catch (error) {
-      outcomes.push(await recordFailure(deps, row, error));
-    }
-  }
+  for (const row of claimed) outcomes.push(await fireInOrderTrace(deps, row));
   return outcomes;
 }

@@ -59,6 +59,11 @@ export interface LoadedOrder {
    * traceparent (docs/observability.md#traces); undefined when none was sent.
    */
   readonly traceId: string | undefined;
+  /**
+   * Its first event's W3C traceparent: what the order's later work that no
+   * message carries (a deadline timer firing) hangs its span under.
+   */
+  readonly traceparent: string | undefined;
 }
 
 const TRACE_ID_OF_TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-/;

@@ -38,5 +38,6 @@ export function foldAppended(loaded: LoadedOrder, input: AppendedEvents): Loaded
     revision: appended.nextExpectedRevision,
     timeline: [...loaded.timeline, ...added],
     traceId: loaded.traceId,
+    traceparent: loaded.traceparent,
   };
 }

@@ -29,6 +29,7 @@ function loadedWith(events: OrderEvent[]): LoadedOrder {
       occurredAt: occurredAtOf(event),
     })),
     traceId: undefined,
+    traceparent: undefined,
   };
 }
 

@@ -9,6 +9,7 @@
 // repeated, writes it (docs/adr/0024-order-summary-projection.md).
 import type { OrderEvent } from '@effectively-once/contracts';
 import type { EventStore } from '@effectively-once/event-store';
+import { inInternalSpan } from '@effectively-once/service-kit/tracing';
 import type { Kysely } from 'kysely';
 import { appendOrderEvents, loadOrder } from '../adapters/eventStore/order-stream.js';
 import { type LoadedOrder } from '../domain/loaded-order.js';
@@ -92,13 +93,33 @@ export async function handleOrderCommand<Code extends string>(
     return refused as OrderCommandResult<Code>;
   }
   const { events } = decision;
-  const appended = await appendOrderEvents(deps.store, {
-    orderId,
-    events,
-    expectedRevision: loaded.revision,
-    causeId,
-    traceparent: command.traceparent,
-  });
+  const append = () =>
+    appendOrderEvents(deps.store, {
+      orderId,
+      events,
+      expectedRevision: loaded.revision,
+      causeId,
+      traceparent: command.traceparent,
+    });
+  // The saga's way back (docs/saga.md): asking the stock and the card to be
+  // given back is a span of its own in the order's trace, over its append.
+  const compensation = events.find(
+    (event): event is Extract<OrderEvent, { type: 'OrderCancellationRequested' }> =>
+      event.type === 'OrderCancellationRequested',
+  );
+  const appended =
+    compensation === undefined
+      ? await append()
+      : await inInternalSpan(
+          {
+            name: 'compensate order',
+            attributes: {
+              'eo.order.id': orderId,
+              'eo.compensation.reason': compensation.data.reason,
+            },
+          },
+          append,
+        );
   const order =
     appended === undefined ? loaded : foldAppended(loaded, { events, causeId, appended });
   // Also when nothing was appended: a command repeated after a crash between

@@ -18,6 +18,7 @@ const loadedWith = (events: OrderEvent[]): LoadedOrder => ({
   revision: events.length === 0 ? 'no_stream' : BigInt(events.length - 1),
   timeline: [],
   traceId: undefined,
+  traceparent: undefined,
 });
 
 describe('summaryOf', () => {

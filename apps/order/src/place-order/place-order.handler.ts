@@ -90,6 +90,7 @@ const notPlaced = (traceparent: string | undefined): LoadedOrder => ({
   revision: 'no_stream',
   timeline: [],
   traceId: activeTraceId() ?? traceIdOfTraceparent(traceparent),
+  traceparent,
 });
 
 /**

@@ -13,6 +13,7 @@ import {
 import { judgeReplays, type Consumer, type IdempotencyTables } from '@effectively-once/idempotency';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { inReplaySpans } from '../tracing/replay-spans.js';
 import { authorizeAdmin } from './admin-token.js';
 import type { FastifyZodInstance } from './create-http-server.js';
 import { refusedReplayProblem } from './parked-replay.problems.js';
@@ -126,7 +127,16 @@ export function registerParkedReplayRoutes<Database extends IdempotencyTables>(
       );
     }
     const eventIds = verdicts.map((verdict) => verdict.messageId);
-    if (eventIds.length > 0) await replaySelection(store, consumer.name, eventIds);
+    if (eventIds.length > 0) {
+      await inReplaySpans(
+        {
+          consumer: consumer.name,
+          events: verdicts.map((verdict) => verdict.event),
+          forced: new Set(beyond.map((verdict) => verdict.messageId)),
+        },
+        () => replaySelection(store, consumer.name, eventIds),
+      );
+    }
     return { consumer: consumer.name, replayed: eventIds.length, forced: beyond.length };
   };
 

@@ -8,3 +8,4 @@ export {
   type OtlpReceiver,
   type ReceivedSpan,
 } from './otlp-receiver.js';
+export { recordSpans, type RecordedSpan, type SpanRecorder } from './recorded-spans.js';

@@ -3,3 +3,4 @@ export { tracingEnabled } from './config.js';
 export { flushSpans } from './flush-spans.js';
 export { activeTraceId } from './active-trace-id.js';
 export { inSmtpReceiveSpan, inSmtpSendSpan } from './smtp-spans.js';
+export { inInternalSpan, recordSpanFailure, type InternalSpanInput } from './internal-span.js';

@@ -101,8 +101,14 @@ export async function loadOrder(store: EventStore, orderId: string): Promise<Loa
     });
   }
   const last = recorded.at(-1);
-  const traceId = traceIdOfTraceparent(recorded[0]?.metadata.traceparent);
-  return { state, revision: last === undefined ? 'no_stream' : last.revision, timeline, traceId };
+  const traceparent = recorded[0]?.metadata.traceparent;
+  return {
+    state,
+    revision: last === undefined ? 'no_stream' : last.revision,
+    timeline,
+    traceId: traceIdOfTraceparent(traceparent),
+    traceparent,
+  };
 }
 
 export interface AppendOrderEventsInput {
