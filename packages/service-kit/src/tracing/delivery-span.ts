@@ -38,7 +38,7 @@ export function inDeliverySpan<T>(
   const { consumer, delivery } = input;
   const { event } = delivery;
   const key = input.orderingKey === undefined ? undefined : orderingKeyOf(event, input.orderingKey);
-  return tracer.startActiveSpan(
+  return tracer().startActiveSpan(
     `process ${event.type}`,
     {
       kind: SpanKind.CONSUMER,

@@ -47,7 +47,7 @@ export function inInternalSpan<T>(
   const active = trace.getActiveSpan();
   const link = input.linkActive === true ? active?.spanContext() : undefined;
   const parent = input.parent === undefined ? context.active() : contextOfEvent(input.parent);
-  return tracer.startActiveSpan(
+  return tracer().startActiveSpan(
     input.name,
     {
       kind: SpanKind.INTERNAL,

@@ -1,11 +1,23 @@
 // The W3C trace context an event carries in its metadata (`traceparent`,
 // `tracestate`): written where a span makes the event, read where a delivery
 // of it is processed, so one order's spans form one trace across the store.
-import { propagation, ROOT_CONTEXT, trace, type Context, type Span } from '@opentelemetry/api';
+import {
+  propagation,
+  ROOT_CONTEXT,
+  trace,
+  type Context,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import type { EventMetadata } from '@effectively-once/event-store';
 
-/** The tracer of every span this repository makes by hand; the instrumentations have their own. */
-export const tracer = trace.getTracer('effectively-once');
+/**
+ * The tracer of every span this repository makes by hand; the instrumentations
+ * have their own. Asked of the global provider at each use, not kept: a tracer
+ * taken once stays bound to the first SDK that answered it, and the test files
+ * that share a worker's modules each start and stop an SDK of their own.
+ */
+export const tracer = (): Tracer => trace.getTracer('effectively-once');
 
 type TraceFields = Pick<EventMetadata, 'traceparent' | 'tracestate'>;
 

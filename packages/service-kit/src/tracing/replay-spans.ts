@@ -14,7 +14,7 @@ function replaySpan(input: {
   request: Span | undefined;
 }): Span {
   const { event, request } = input;
-  return tracer.startSpan(
+  return tracer().startSpan(
     `replay ${event.type}`,
     {
       kind: SpanKind.INTERNAL,

@@ -28,7 +28,7 @@ export function inSmtpSendSpan<T>(
   input: { host: string; port: number; messageId: string },
   send: (traceHeaders: Record<string, string>) => Promise<T>,
 ): Promise<T> {
-  return tracer.startActiveSpan(
+  return tracer().startActiveSpan(
     'smtp send',
     {
       kind: SpanKind.CLIENT,
@@ -55,7 +55,7 @@ export function inSmtpReceiveSpan<T>(
   input: { traceparent: string | undefined; messageId: string | undefined },
   receive: () => Promise<T>,
 ): Promise<T> {
-  return tracer.startActiveSpan(
+  return tracer().startActiveSpan(
     'smtp receive',
     {
       kind: SpanKind.SERVER,

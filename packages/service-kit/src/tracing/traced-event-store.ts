@@ -32,7 +32,7 @@ function producerSpan(input: {
     input.parent === 'active' && active !== undefined
       ? context.active()
       : contextOfEvent(event.metadata);
-  return tracer.startSpan(
+  return tracer().startSpan(
     `send ${streamCategory(streamName)}`,
     {
       kind: SpanKind.PRODUCER,
