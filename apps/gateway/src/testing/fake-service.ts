@@ -1,6 +1,7 @@
 // A stand-in for one service behind the gateway: a real HTTP server on a free
 // port that records what reached it and answers as the request asks it to,
 // through x-fake-* headers (status, a hung answer, a dropped connection).
+import { connect } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 
 export interface ReceivedRequest {
@@ -92,10 +93,23 @@ export async function startFakeService(name: string): Promise<FakeService> {
   };
 }
 
-/** A URL where nothing listens: a port that was free a moment ago. */
+/**
+ * A URL where nothing listens: port 1 of the loopback address, which only a
+ * privileged tcpmux server would take. Not a port that was free a moment ago:
+ * the next `listen(0)` (a fake service of this very test, or a stack of the
+ * e2e run beside it) may be given that port, and the "dead" service answers.
+ */
 export async function closedServiceUrl(): Promise<string> {
-  const app = Fastify({ logger: false });
-  const url = await listenOnFreePort(app);
-  await app.close();
+  const url = 'http://127.0.0.1:1';
+  await new Promise<void>((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port: 1 });
+    socket.once('connect', () => {
+      socket.destroy();
+      reject(new Error(`${url} is meant to refuse connections, but something listens there`));
+    });
+    socket.once('error', () => {
+      resolve();
+    });
+  });
   return url;
 }
