@@ -240,7 +240,7 @@ export default tseslint.config(
     // The event store implements the port: its deliveries' ack() and its
     // appends are the broker's side of the contract, not a consumer's. Its
     // benchmarks and the saga's drive the store directly to measure it.
-    files: ['packages/event-store/**', '**/bench/**'],
+    files: ['packages/event-store/**', 'packages/event-store-postgres/**', '**/bench/**'],
     rules: {
       'effectively-once/no-ack-outside-settle-delivery': 'off',
       'effectively-once/no-event-store-append': 'off',

@@ -9,7 +9,7 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONSUMER_CONFIG } from '@effectively-once/service-kit';
-import { createPostgresEventStore } from '@effectively-once/event-store';
+import { createPostgresEventStore } from '@effectively-once/event-store-postgres';
 import pg from 'pg';
 import { writeBenchmarkSection } from '../../tooling/benchmarks-doc.js';
 import { startStack } from '../support/start-stack.js';

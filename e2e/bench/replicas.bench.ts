@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { createPostgresEventStore } from '@effectively-once/event-store';
+import { createPostgresEventStore } from '@effectively-once/event-store-postgres';
 import pg from 'pg';
 import { writeBenchmarkSection } from '../../tooling/benchmarks-doc.js';
 import { startStack } from '../support/start-stack.js';

@@ -9,7 +9,7 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { createPostgresEventStore } from '@effectively-once/event-store';
+import { createPostgresEventStore } from '@effectively-once/event-store-postgres';
 import { writeBenchmarkSection } from '../../tooling/benchmarks-doc.js';
 import pg from 'pg';
 import { startStack } from '../support/start-stack.js';

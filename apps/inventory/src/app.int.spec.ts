@@ -2,7 +2,10 @@
 // Idempotency-Key, read, list, the demand tally, the problem documents for a
 // missing SKU and for invalid requests, and health and readiness.
 import { randomUUID } from 'node:crypto';
-import { createPostgresEventStore, eventStoreMigrations } from '@effectively-once/event-store';
+import {
+  createPostgresEventStore,
+  eventStoreMigrations,
+} from '@effectively-once/event-store-postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { createServiceMetrics } from '@effectively-once/service-kit';
 import { afterAll, describe, expect, it } from 'vitest';

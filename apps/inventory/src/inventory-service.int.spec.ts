@@ -10,11 +10,11 @@ import {
   orderStream,
   serializeEvent,
 } from '@effectively-once/contracts';
+import { type RecordedEvent } from '@effectively-once/event-store';
 import {
   createPostgresEventStore,
   eventStoreMigrations,
-  type RecordedEvent,
-} from '@effectively-once/event-store';
+} from '@effectively-once/event-store-postgres';
 import { startOutboxRelay } from '@effectively-once/outbox';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { createServiceMetrics, startConsumer } from '@effectively-once/service-kit';

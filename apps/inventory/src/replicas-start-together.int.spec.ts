@@ -6,7 +6,7 @@
 // in one process would race the same lock; two processes are what a
 // Deployment with two pods does.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { eventStoreMigrations } from '@effectively-once/event-store';
+import { eventStoreMigrations } from '@effectively-once/event-store-postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -4,11 +4,11 @@
 // reports what was sent.
 import { randomUUID } from 'node:crypto';
 import { notificationStream, orderStream, ProblemDetails } from '@effectively-once/contracts';
+import { type RecordedEvent } from '@effectively-once/event-store';
 import {
   createPostgresEventStore,
   eventStoreMigrations,
-  type RecordedEvent,
-} from '@effectively-once/event-store';
+} from '@effectively-once/event-store-postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { startService } from '@effectively-once/service-kit';
 import { failOnNetworkInsideTransactions } from '@effectively-once/service-kit/testing';

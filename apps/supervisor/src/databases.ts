@@ -3,7 +3,7 @@
 // at start (a no-op after this, under the migrator's lock), which is what a
 // deployment without the supervisor relies on; here it is done first so a
 // process that reads the store but is not a service finds it ready.
-import { eventStoreMigrations } from '@effectively-once/event-store';
+import { eventStoreMigrations } from '@effectively-once/event-store-postgres';
 import { connect, createDatabase, migrateToLatest } from '@effectively-once/postgres';
 import { DATABASE_SUFFIXES as SUFFIX, type DatabaseUrls } from './stack.js';
 

@@ -9,12 +9,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { paymentAttemptId, paymentStream } from '@effectively-once/contracts';
 import {
-  createPostgresEventStore,
   DEFAULT_MAX_EVENT_BYTES,
   InvalidInputError,
-  openEventStore,
   type EventStore,
 } from '@effectively-once/event-store';
+import { createPostgresEventStore } from '@effectively-once/event-store-postgres';
+import { openEventStore } from '@effectively-once/service-kit';
 import { readAuditTarget, type AuditTarget } from '@effectively-once/invariants';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditWhenSettled, notHeld } from '../invariants/audit-support.js';

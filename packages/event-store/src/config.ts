@@ -1,13 +1,19 @@
 // The only reader of process.env in this package.
 import { z } from 'zod';
 import { DEFAULT_MAX_EVENT_BYTES } from './port/validate-append.js';
-import { MAX_ACK_DELAY_MS } from './postgres/ack-delay.js';
 
 /**
  * The services' ack delay: at 10 orders/s a group's next event comes within
  * about 100 ms, so most acks ride with its lease (docs/benchmarks.md, the saga).
  */
 export const DEFAULT_ACK_DELAY_MS = 100;
+
+/**
+ * The longest ack delay the embedded store accepts, far below any sensible
+ * message timeout: a lease must not expire while its ack waits.
+ * (The embedded store's ack-delay.ts checks the same bound on its options.)
+ */
+export const MAX_ACK_DELAY_MS = 5_000;
 
 const esdbUrl = z
   .string()

@@ -2,7 +2,6 @@ export { loadEventStoreConfig, type EventStoreConfig } from './config.js';
 // The EventStoreDB back end is `@effectively-once/event-store/eventstoredb`, so
 // that loading this entry does not load its client.
 export type { EventStoreDBEventStoreOptions } from './eventstoredb/eventstoredb-event-store.js';
-export { openEventStore } from './open-event-store.js';
 export {
   comparePositions,
   EventMetadataSchema,
@@ -59,11 +58,5 @@ export {
 } from './port/subscription.js';
 export { orderingKeyOf } from './port/ordering-key.js';
 export { DEFAULT_MAX_EVENT_BYTES, validateAppend } from './port/validate-append.js';
-export type { EventStoreTables } from './postgres/event-store.tables.js';
-export { eventStoreMigrations } from './postgres/migrations/index.js';
-export {
-  createPostgresEventStore,
-  type PostgresEventStoreOptions,
-} from './postgres/postgres-event-store.js';
 // A small utility the outbox relay's polling loop shares with the subscriptions.
 export { Wakeup } from './wakeup.js';

@@ -3,7 +3,10 @@
 // round trips the relay spends per row. Pass several relay modules (another
 // checkout's src/outbox-relay.ts) to compare them in one run, taking turns.
 import { randomUUID } from 'node:crypto';
-import { createPostgresEventStore, eventStoreMigrations } from '@effectively-once/event-store';
+import {
+  createPostgresEventStore,
+  eventStoreMigrations,
+} from '@effectively-once/event-store-postgres';
 import {
   connect,
   createDatabase,

@@ -2,11 +2,11 @@
 // parsed with zod once at start, so a bad deployment fails before it serves.
 import {
   loadEventStoreConfig,
-  openEventStore,
   type EventStore,
   type EventStoreConfig,
 } from '@effectively-once/event-store';
 import { z } from 'zod';
+import { openEventStore } from './open-event-store.js';
 import {
   consumerEnv,
   toConsumerConfig,
@@ -191,7 +191,8 @@ export function loadServiceConfig<Shape extends z.ZodRawShape>(input: {
 /**
  * The event store the configuration names: EventStoreDB when
  * EVENTSTORE_CONNECTION_STRING is set, otherwise the embedded store in
- * EVENT_STORE_DATABASE_URL (its schema migrated by `startService`, see migrate-event-store.ts).
+ * EVENT_STORE_DATABASE_URL (its schema migrated by `startService`, see
+ * run-service/migrate-event-store.ts).
  *
  * @example
  * const store = await openServiceEventStore(config);

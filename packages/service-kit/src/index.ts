@@ -5,6 +5,7 @@ export {
   type LogLevel,
   type ServiceConfig,
 } from './config.js';
+export { openEventStore } from './open-event-store.js';
 export {
   startConsumer,
   type RunningConsumer,

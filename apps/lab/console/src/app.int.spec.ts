@@ -8,11 +8,11 @@ import { EventEmitter } from 'node:events';
 import { CONSUMERS, orderStream, paymentStream } from '@effectively-once/contracts';
 import { type StackTarget } from '@effectively-once/lab-stack';
 import { type DeliveryOutcomeMessage } from '@effectively-once/stack-protocol';
+import { type NewEvent } from '@effectively-once/event-store';
 import {
   createPostgresEventStore,
   eventStoreMigrations,
-  type NewEvent,
-} from '@effectively-once/event-store';
+} from '@effectively-once/event-store-postgres';
 import { receive } from '@effectively-once/event-store/testing';
 import { createHttpServer, ProblemError } from '@effectively-once/service-kit';
 import { createTestDatabase } from '@effectively-once/postgres/testing';

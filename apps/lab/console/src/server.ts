@@ -1,7 +1,7 @@
 // The console's composition root: `tsx apps/lab/console/src/server.ts`, started by
 // the supervisor in the edge group with the stack in CONSOLE_STACK. Users reach
 // it through the gateway at `/`; it listens on loopback only.
-import { openEventStore } from '@effectively-once/event-store';
+import { openEventStore } from '@effectively-once/service-kit';
 import { onShutdownSignal } from '@effectively-once/service-kit';
 import { createConsoleServer, registerConsoleRoutes } from './app.js';
 import { buildWebBundle } from './bundle/build-web-bundle.js';

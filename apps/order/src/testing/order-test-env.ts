@@ -1,12 +1,11 @@
 // One test file's world: its own order database (migrated like server.ts does)
 // and its own embedded event store in a second test database.
 import { parseEvent, type KnownEvent } from '@effectively-once/contracts';
+import { type EventStore, type RecordedEvent } from '@effectively-once/event-store';
 import {
   createPostgresEventStore,
   eventStoreMigrations,
-  type EventStore,
-  type RecordedEvent,
-} from '@effectively-once/event-store';
+} from '@effectively-once/event-store-postgres';
 import { idempotencyMigrations } from '@effectively-once/idempotency';
 import { combineMigrations } from '@effectively-once/postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';

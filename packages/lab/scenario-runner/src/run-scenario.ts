@@ -2,7 +2,8 @@
 // clean lab before and after, the script, the timeline from the journals and
 // the verdict. Never throws for a broken invariant: that is a verdict.
 import { randomUUID } from 'node:crypto';
-import { openEventStore, type EventStoreConfig } from '@effectively-once/event-store';
+import { type EventStoreConfig } from '@effectively-once/event-store';
+import { openEventStore } from '@effectively-once/service-kit';
 import type { JournalEntry } from '@effectively-once/fault-injection';
 import { apiClient } from './clients/api-client.js';
 import { labClient } from './clients/lab-client.js';

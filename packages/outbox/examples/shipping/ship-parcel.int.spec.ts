@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { type EventStore } from '@effectively-once/event-store';
 import {
   createPostgresEventStore,
   eventStoreMigrations,
-  type EventStore,
-} from '@effectively-once/event-store';
+} from '@effectively-once/event-store-postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startOutboxRelay, type OutboxRelay } from '../../src/index.js';

@@ -1,11 +1,11 @@
 // What every outbox test needs: a service database with the outbox, and the
 // embedded event store on a second database, as a service runs them.
 import { randomUUID } from 'node:crypto';
+import { type EventStore } from '@effectively-once/event-store';
 import {
   createPostgresEventStore,
   eventStoreMigrations,
-  type EventStore,
-} from '@effectively-once/event-store';
+} from '@effectively-once/event-store-postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import type { Kysely } from 'kysely';
 import { afterAll } from 'vitest';

@@ -1,7 +1,7 @@
 // A relay in a process of its own, for the tests that kill one (does the lock
 // pass on?) or watch one exit (did close() leave anything running?).
 // Prints one JSON line per step on stdout; logs go to stderr.
-import { createPostgresEventStore } from '@effectively-once/event-store';
+import { createPostgresEventStore } from '@effectively-once/event-store-postgres';
 import { connect } from '@effectively-once/postgres';
 import { z } from 'zod';
 import { startOutboxRelay } from '../outbox-relay.js';

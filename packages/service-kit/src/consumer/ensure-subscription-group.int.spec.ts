@@ -3,12 +3,12 @@
 // that already exists, and a missing group starts at the replay horizon.
 import { randomUUID } from 'node:crypto';
 import { orderStream } from '@effectively-once/contracts';
+import { parseGroupSettings } from '@effectively-once/event-store';
 import {
   createPostgresEventStore,
   eventStoreMigrations,
-  parseGroupSettings,
   type EventStoreTables,
-} from '@effectively-once/event-store';
+} from '@effectively-once/event-store-postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -4,11 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import { orderStream } from '@effectively-once/contracts';
 import {
-  createPostgresEventStore,
   EventStoreUnavailableError,
   type EventStore,
   type JsonValue,
 } from '@effectively-once/event-store';
+import { createPostgresEventStore } from '@effectively-once/event-store-postgres';
 import {
   defineConsumer,
   findMarker,

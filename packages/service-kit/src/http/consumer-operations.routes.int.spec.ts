@@ -2,7 +2,10 @@
 // embedded event store: both refuse what could apply a message twice.
 import { randomUUID } from 'node:crypto';
 import { orderStream } from '@effectively-once/contracts';
-import { createPostgresEventStore, eventStoreMigrations } from '@effectively-once/event-store';
+import {
+  createPostgresEventStore,
+  eventStoreMigrations,
+} from '@effectively-once/event-store-postgres';
 import {
   countMarkers,
   defineConsumer,

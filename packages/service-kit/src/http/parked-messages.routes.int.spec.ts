@@ -2,7 +2,10 @@
 // parked with its reason is listed without its payload, and one waiting behind
 // it as blocked. Without a token the routes do not exist. Replays are tested
 // with their horizon, in parked-replay.routes.int.spec.ts.
-import { createPostgresEventStore, eventStoreMigrations } from '@effectively-once/event-store';
+import {
+  createPostgresEventStore,
+  eventStoreMigrations,
+} from '@effectively-once/event-store-postgres';
 import { newEvents, receive, uniqueName } from '@effectively-once/event-store/testing';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { afterAll, describe, expect, it } from 'vitest';

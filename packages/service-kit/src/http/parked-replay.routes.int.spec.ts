@@ -3,7 +3,10 @@
 // is refused, per group and per message, unless forced; a marked one is a
 // harmless duplicate; a young unmarked one is replayed.
 import { randomUUID } from 'node:crypto';
-import { createPostgresEventStore, eventStoreMigrations } from '@effectively-once/event-store';
+import {
+  createPostgresEventStore,
+  eventStoreMigrations,
+} from '@effectively-once/event-store-postgres';
 import { newEvents, receive, uniqueName } from '@effectively-once/event-store/testing';
 import {
   defineConsumer,

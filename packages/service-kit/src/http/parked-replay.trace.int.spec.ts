@@ -4,7 +4,10 @@
 // operator's request that asked for it.
 import { randomUUID } from 'node:crypto';
 import { trace } from '@opentelemetry/api';
-import { createPostgresEventStore, eventStoreMigrations } from '@effectively-once/event-store';
+import {
+  createPostgresEventStore,
+  eventStoreMigrations,
+} from '@effectively-once/event-store-postgres';
 import { newEvent, receive, uniqueName } from '@effectively-once/event-store/testing';
 import {
   defineConsumer,

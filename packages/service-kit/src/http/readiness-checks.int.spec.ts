@@ -5,7 +5,7 @@ import {
   createPostgresEventStore,
   eventStoreMigrations,
   type EventStoreTables,
-} from '@effectively-once/event-store';
+} from '@effectively-once/event-store-postgres';
 import { connect } from '@effectively-once/postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -3,7 +3,10 @@
 // supervisor has nobody else to do it), the migrator's lock lets one apply it,
 // and both then consume from it.
 import { randomUUID } from 'node:crypto';
-import { createPostgresEventStore, eventStoreMigrations } from '@effectively-once/event-store';
+import {
+  createPostgresEventStore,
+  eventStoreMigrations,
+} from '@effectively-once/event-store-postgres';
 import {
   defineConsumer,
   idempotencyMigrations,

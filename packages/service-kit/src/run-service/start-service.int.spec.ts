@@ -4,7 +4,10 @@
 // closes its parts in SHUTDOWN_PHASES order.
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
-import { createPostgresEventStore, eventStoreMigrations } from '@effectively-once/event-store';
+import {
+  createPostgresEventStore,
+  eventStoreMigrations,
+} from '@effectively-once/event-store-postgres';
 import {
   defineConsumer,
   idempotencyMigrations,

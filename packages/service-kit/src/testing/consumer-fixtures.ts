@@ -3,13 +3,12 @@
 // a look at what a group still holds.
 import { randomUUID } from 'node:crypto';
 import { orderStream } from '@effectively-once/contracts';
+import { type EventStore, type JsonValue } from '@effectively-once/event-store';
 import {
   createPostgresEventStore,
   eventStoreMigrations,
-  type EventStore,
   type EventStoreTables,
-  type JsonValue,
-} from '@effectively-once/event-store';
+} from '@effectively-once/event-store-postgres';
 import { idempotencyMigrations, type IdempotencyTables } from '@effectively-once/idempotency';
 import { combineMigrations } from '@effectively-once/postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';

@@ -12,7 +12,10 @@ import {
   type ServiceLineage,
 } from '@effectively-once/contracts';
 import { type StackTarget } from '@effectively-once/lab-stack';
-import { createPostgresEventStore, eventStoreMigrations } from '@effectively-once/event-store';
+import {
+  createPostgresEventStore,
+  eventStoreMigrations,
+} from '@effectively-once/event-store-postgres';
 import { receive } from '@effectively-once/event-store/testing';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { createHttpServer } from '@effectively-once/service-kit';

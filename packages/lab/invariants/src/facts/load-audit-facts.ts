@@ -7,11 +7,9 @@
 // needed. The converse does not hold: an outcome read from the store may be
 // newer than the tables read before it, which is why a check that judges
 // tables by an outcome (a cancelled order holds nothing) waits the settle time.
-import {
-  createPostgresEventStore,
-  openEventStore,
-  type EventStore,
-} from '@effectively-once/event-store';
+import { type EventStore } from '@effectively-once/event-store';
+import { createPostgresEventStore } from '@effectively-once/event-store-postgres';
+import { openEventStore } from '@effectively-once/service-kit';
 import { connect } from '@effectively-once/postgres';
 import type { Kysely } from 'kysely';
 import type { AuditTarget } from '../audit.types.js';

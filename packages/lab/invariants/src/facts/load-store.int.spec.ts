@@ -1,7 +1,10 @@
 // The store loaders against a real embedded event store: every event read
 // across pages, and parked messages with their group and reason.
 import { randomUUID } from 'node:crypto';
-import { createPostgresEventStore, eventStoreMigrations } from '@effectively-once/event-store';
+import {
+  createPostgresEventStore,
+  eventStoreMigrations,
+} from '@effectively-once/event-store-postgres';
 import { createTestDatabase } from '@effectively-once/postgres/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadParked, readEveryEvent } from './load-store.js';
