@@ -61,25 +61,4 @@ describe('openEventStore', () => {
     ]);
     expect(esdb.loaded).toBe(false);
   });
-
-  it('given a configured EventStoreDB server, when it opens, then it is given the settings and the embedded store is never loaded', async () => {
-    // A fresh module graph: the test before loaded the embedded store.
-    vi.resetModules();
-    embedded.loaded = false;
-    const fresh = await import('./index.js');
-    const store = await fresh.openEventStore({
-      config: {
-        backend: 'eventstoredb',
-        connectionString: 'esdb://127.0.0.1:2113?tls=false',
-        maxEventBytes: 1024,
-      },
-      postgresUrl: '',
-    });
-    await store.close();
-
-    expect(embedded.loaded).toBe(false);
-    expect(esdb.calls).toEqual([
-      { connectionString: 'esdb://127.0.0.1:2113?tls=false', maxEventBytes: 1024 },
-    ]);
-  });
 });
