@@ -4,6 +4,8 @@
 // hand deliveries out. When there is nothing to do it sleeps until a NOTIFY
 // its filter matches, a settled delivery, its earliest scheduled retry, or the
 // poll interval; held-back events wake it only once the snapshot's xmin moved.
+// A poll that nothing asked for first asks, read-only, whether a round would
+// do anything (checkBeforeRound): an idle consumer then commits nothing.
 //
 // Acknowledgments ride with the next round: an ack that arrives while the
 // loop sleeps wakes it (at once, or after the ack delay, below), and the round
@@ -33,7 +35,7 @@ import { ackBatch, type AckBatch } from './ack-batch.js';
 import { consumeRound } from './consume.js';
 import { releaseConsumerLeases, settleNack, type LeaseOf, type LeasedRow } from './leases.js';
 import { openConsumerSession, type ConsumerSession } from './listener-session.js';
-import { loadXmin, type IdleState } from './idle-state.js';
+import { checkBeforeRound, loadXmin, type IdleCheck, type IdleState } from './idle-state.js';
 import { loadGroupMembers } from './members.js';
 import { toRecordedEvent } from './read.js';
 import { closableIterable } from './closable-iterable.js';
@@ -60,13 +62,15 @@ export interface PersistentSubscriptionOptions {
   ackDelayMs: number;
   /** Whether an append wakes one consumer of the group per stream ('one') or every consumer ('all'). */
   wakeConsumers: WakeConsumers;
+  /** Whether a poll nothing asked for first checks, without a commit, that a round would do anything. */
+  idleCheck: boolean;
 }
 
 const GROUP_REFRESH_MS = 1000;
 
 /**
  * @example
- * const subscription = openPersistentSubscription({ db, url, group: 'billing-v1', maxInFlight: undefined, pollIntervalMs: 500, onGroupPumped: undefined, ackDelayMs: 0, wakeConsumers: 'one' });
+ * const subscription = openPersistentSubscription({ db, url, group: 'billing-v1', maxInFlight: undefined, pollIntervalMs: 500, onGroupPumped: undefined, ackDelayMs: 0, wakeConsumers: 'one', idleCheck: true });
  * for await (const delivery of subscription) await delivery.ack();
  */
 export function openPersistentSubscription(
@@ -242,6 +246,19 @@ export function openPersistentSubscription(
       : { waitMs: regular, heldBackOnly: false };
   };
 
+  /**
+   * At a poll: the read-only check, unless a round is owed anyway (acks to
+   * carry, which only a round deletes). A wake-up skips it: a notification or
+   * a settlement says there is something to do.
+   */
+  const checkFirst = async (group: GroupRow): Promise<IdleCheck> => {
+    if (!options.idleCheck || acksForRound.length > 0) return { roundWanted: true };
+    const answer = await checkBeforeRound(db, group.group_id);
+    // The consumer has looked, round or not (tests and metrics wait on it).
+    if (!answer.roundWanted) options.onGroupPumped?.(options.group);
+    return answer;
+  };
+
   async function* deliveries(): AsyncGenerator<Delivery, void, undefined> {
     let group = await loadGroup(db, options.group);
     ackDelayMs = ackDelayFor(group);
@@ -301,7 +318,13 @@ export function openPersistentSubscription(
         loopState = 'round';
         // Woken only to look at held-back events: nothing can have been
         // released while the xmin stands still, so one tiny query decides.
-        fullRound = signalled || !heldBackOnly || backoff.moved(await loadXmin(db));
+        if (signalled) fullRound = true;
+        else if (heldBackOnly) fullRound = backoff.moved(await loadXmin(db));
+        else {
+          const answer = await checkFirst(group);
+          fullRound = answer.roundWanted;
+          if (!answer.roundWanted) idle = answer.idle;
+        }
         if (fullRound && Date.now() - loadedAt >= GROUP_REFRESH_MS) {
           group = await loadGroup(db, options.group);
           ackDelayMs = ackDelayFor(group);
