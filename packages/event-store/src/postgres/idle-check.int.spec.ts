@@ -15,7 +15,7 @@ import { ackBatch } from './ack-batch.js';
 import { appendToStream } from './append-to-stream.js';
 import { consumeRound } from './consume.js';
 import type { EventStoreTables } from './event-store.tables.js';
-import { createGroup, loadGroup } from './groups.js';
+import { createGroup, deleteGroup, loadGroup } from './groups.js';
 import { checkBeforeRound } from './idle-state.js';
 import { settleNack, type LeaseOf } from './leases.js';
 import { openConsumerSession, type ConsumerSession } from './listener-session.js';
@@ -212,6 +212,15 @@ describe('the check before a poll round says yes whenever the round would act', 
     const [cancelled] = (await round()).leased;
     expect(cancelled?.event_type).toBe('Cancelled');
     expect(await wanted()).toBe(false);
+  });
+
+  it('on a deleted group, so that the settings reload before the round ends the subscription', async () => {
+    const { groupId, wanted } = await groupWithConsumer();
+    expect(await wanted()).toBe(false);
+
+    await deleteGroup(db, (await groupName(groupId)).group_name);
+
+    expect(await wanted()).toBe(true);
   });
 });
 

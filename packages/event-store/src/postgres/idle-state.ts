@@ -56,6 +56,8 @@ const EVENTS_AHEAD_READ = 1000;
  *   message counts, and a key waiting on an in-flight message does not).
  * - supersede: a parked message of a key that a pending message of a
  *   superseding type has not passed yet.
+ * - the group is gone: the loop reloads its settings only around a round,
+ *   and that reload ends the subscription with SUBSCRIPTION_GROUP_NOT_FOUND.
  *
  * A false yes costs one round, as before; a false no would delay a delivery,
  * so every case has a test (idle-check.int.spec.ts). One snapshot and now()
@@ -101,7 +103,8 @@ export async function checkBeforeRound(
          AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
     )
     SELECT
-      EXISTS (SELECT 1 FROM ahead WHERE below_horizon AND matched)
+      NOT EXISTS (SELECT 1 FROM g)
+      OR EXISTS (SELECT 1 FROM ahead WHERE below_horizon AND matched)
       OR (SELECT count(*) FROM ahead) >= ${EVENTS_AHEAD_READ}
       OR EXISTS (
         SELECT 1 FROM es_subscription_message m
