@@ -4,7 +4,6 @@
 // poll, would a round do anything at all?
 import { sql, type Kysely } from 'kysely';
 import type { EventStoreTables } from './event-store.tables.js';
-import { CONSUMER_LOCK_NAMESPACE } from './leases.js';
 
 /** What an idle consumer needs to know to choose how long it may sleep. */
 export interface IdleState {
@@ -36,20 +35,18 @@ export async function loadXmin(db: Kysely<EventStoreTables>): Promise<string> {
  */
 export type IdleCheck = { roundWanted: true } | { roundWanted: false; idle: IdleState };
 
-/** How far past the cursor the check reads before it lets a round move the cursor. */
-const EVENTS_AHEAD_READ = 1000;
-
 /**
  * Before a poll round nothing asked for (no notification, no acknowledgment
  * to carry), one read-only statement asks whether the round would do
  * anything; only a yes costs the round, which takes the group's row FOR UPDATE
- * and commits. It asks for a superset of what es_consume (the latest in
- * migrations/) would do, case by case:
+ * and commits. The statement is es_round_wanted (migration 2026-12-05T00-00,
+ * a function so that its plan is kept), and it asks for a superset of what
+ * es_consume (the latest in migrations/) would do, case by case:
  *
  * - pump: events its filter matches after the cursor, below the horizon (the
- *   ones a pump copies). Events it does not match are left behind the cursor
- *   until a round comes for another reason, or until they fill a pump's batch,
- *   so the cursor never lags far and the check never reads far.
+ *   ones a pump copies). The cursor is not moved past events it does not
+ *   match until a round comes for another reason or they fill a pump's batch
+ *   (1,000), so it never lags far and the check never reads far.
  * - reclaim: a lease that expired, or whose consumer's advisory lock is gone.
  * - lease: a message free, pending and due, and first of its ordering key with
  *   no lease on its key: es_consume's own leasing rule (so a replayed parked
@@ -77,68 +74,7 @@ export async function checkBeforeRound(
     held_back: boolean;
     xmin: string;
     next_retry_in_ms: number | null;
-  }>`
-    WITH g AS (
-      SELECT * FROM es_subscription_group WHERE group_id = ${groupId}
-    ), horizon AS MATERIALIZED (
-      SELECT es_horizon() AS xid
-    ), ahead AS MATERIALIZED (
-      -- Ordered by transaction id, as a pump reads: below the horizon comes first.
-      SELECT e.transaction_id < h.xid AS below_horizon,
-             CASE g.filter_kind
-               WHEN 'all' THEN true
-               WHEN 'stream_prefix' THEN EXISTS (SELECT 1 FROM unnest(g.filter_values) p WHERE starts_with(e.stream_name, p))
-               ELSE e.event_type = ANY(g.filter_values)
-             END AS matched
-        FROM g CROSS JOIN horizon h CROSS JOIN LATERAL (
-          SELECT e.transaction_id, e.stream_name, e.event_type FROM es_event e
-           WHERE (e.transaction_id, e.global_position) > (g.cursor_transaction_id, g.cursor_global_position)
-           ORDER BY e.transaction_id, e.global_position
-           LIMIT ${EVENTS_AHEAD_READ}
-        ) e
-    ), live AS (
-      SELECT l.objid::bigint AS consumer_id FROM pg_locks l
-       WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
-         AND l.classid::bigint = ${CONSUMER_LOCK_NAMESPACE}
-         AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-    )
-    SELECT
-      NOT EXISTS (SELECT 1 FROM g)
-      OR EXISTS (SELECT 1 FROM ahead WHERE below_horizon AND matched)
-      OR (SELECT count(*) FROM ahead) >= ${EVENTS_AHEAD_READ}
-      OR EXISTS (
-        SELECT 1 FROM es_subscription_message m
-         WHERE m.group_id = ${groupId} AND m.lease_consumer IS NOT NULL
-           AND (m.lease_expires_at <= now() OR m.lease_consumer::bigint NOT IN (SELECT consumer_id FROM live)))
-      OR EXISTS (
-        SELECT 1 FROM es_subscription_message m
-         WHERE m.group_id = ${groupId} AND m.status = 'pending' AND m.lease_consumer IS NULL
-           AND (m.not_before IS NULL OR m.not_before <= now())
-           AND (m.ordering_key IS NULL OR (NOT EXISTS (
-                 SELECT 1 FROM es_subscription_message p
-                  WHERE p.group_id = m.group_id AND p.ordering_key = m.ordering_key
-                    AND p.message_seq < m.message_seq AND p.superseded_by IS NULL)
-               AND NOT EXISTS (
-                 SELECT 1 FROM es_subscription_message p
-                  WHERE p.group_id = m.group_id AND p.ordering_key = m.ordering_key
-                    AND p.lease_consumer IS NOT NULL))))
-      OR EXISTS (
-        SELECT 1 FROM g, es_subscription_message p
-         WHERE cardinality(g.supersede_parked_with) > 0
-           AND p.group_id = g.group_id AND p.status = 'parked'
-           AND p.ordering_key IS NOT NULL AND p.superseded_by IS NULL
-           AND EXISTS (
-             SELECT 1 FROM es_subscription_message m JOIN es_event e ON e.global_position = m.global_position
-              WHERE m.group_id = p.group_id AND m.ordering_key = p.ordering_key
-                AND m.message_seq > p.message_seq AND m.status = 'pending'
-                AND e.event_type = ANY(g.supersede_parked_with)))
-        AS round_wanted,
-      EXISTS (SELECT 1 FROM ahead WHERE matched AND NOT below_horizon) AS held_back,
-      (SELECT xid::text FROM horizon) AS xmin,
-      (SELECT ceil(extract(epoch FROM min(m.not_before) - now()) * 1000)::int
-         FROM es_subscription_message m
-        WHERE m.group_id = ${groupId} AND m.status = 'pending' AND m.lease_consumer IS NULL
-          AND m.not_before > now()) AS next_retry_in_ms`.execute(db);
+  }>`SELECT * FROM es_round_wanted(${groupId})`.execute(db);
   const row = rows[0];
   if (row === undefined || row.round_wanted) return { roundWanted: true };
   return {
