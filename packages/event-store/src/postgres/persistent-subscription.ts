@@ -316,9 +316,9 @@ export function openPersistentSubscription(
         loopState = 'waiting';
         const signalled = await consumer.wakeup.wait(waitMs);
         loopState = 'round';
+        if (signalled) fullRound = true;
         // Woken only to look at held-back events: nothing can have been
         // released while the xmin stands still, so one tiny query decides.
-        if (signalled) fullRound = true;
         else if (heldBackOnly) fullRound = backoff.moved(await loadXmin(db));
         else {
           const answer = await checkFirst(group);
