@@ -234,7 +234,17 @@ function pooled(rows: readonly Row[]) {
   };
 }
 
-const SERVICES_SHOWN = ['postgres', 'order', 'inventory', 'payment', 'notification'] as const;
+const SERVICES_SHOWN = [
+  'postgres',
+  'order',
+  'inventory',
+  'payment',
+  'notification',
+  'gateway',
+  'payment-provider',
+  'mail-sink',
+  'supervisor',
+] as const;
 
 function formatSection(
   rows: readonly Row[],
@@ -296,7 +306,7 @@ function formatSection(
     '',
     ...verdicts,
     '',
-    `Where the CPU per order went (ms; a service's replicas summed; "rest" is the gateway, the card processor, the mail sink and the supervisor):`,
+    `Where the CPU per order went (ms; a service's replicas summed; "rest" is anything else, 0 unless a process was added):`,
     '',
     `| offered orders/s | saga services | ${SERVICES_SHOWN.join(' | ')} | rest |`,
     `| ---: | --- | ${SERVICES_SHOWN.map(() => '---:').join(' | ')} | ---: |`,

@@ -8,23 +8,27 @@
 // do anything (checkBeforeRound): an idle consumer then commits nothing.
 //
 // Acknowledgments ride with the next round: an ack that arrives while the
-// loop sleeps wakes it (at once, or after the ack delay, below), and the round
-// deletes the message in the transaction that leases the next ones. After
+// loop sleeps wakes it (or, with an ack delay, waits for it, below), and the
+// round deletes the message in the transaction that leases the next ones. After
 // handing out a round that emptied the group while deliveries are in flight,
-// the loop sleeps instead of asking again at once: their acks will wake it,
-// and that round asks. A delivery then costs two commits (its lease; its ack
-// with the next look), not three.
+// the loop sleeps instead of asking again at once: their acks will wake it
+// (unless they may wait, below), and that round asks. A delivery then costs
+// two commits (its lease; its ack with the next look), not three.
 //
 // With an ack delay, an ack that arrives while the loop sleeps does not wake
-// it at once: it waits for the loop's next reason to look (a notification of
-// new events, a retry falling due), or the delay, whichever comes first. Under
-// a steady flow the ack then rides with the round that leases the next
-// message, and a delivery costs one commit. It never waits when it could be
-// what the loop waits for: when the in-flight limit stops leasing, and in a
-// group with an ordering key, whose next message of a key waits for this ack
-// (the loop cannot tell cheaply whether one does, so there acks go at once).
-// The delay is also kept to a quarter of the message timeout, so a lease
-// cannot run out while its ack waits.
+// it: it waits for the loop's next reason to look (a notification of new
+// events, a retry falling due) and rides with that round. Under a steady flow
+// that round leases the next message, and a delivery costs one commit. When
+// the delay runs out first, the acks go on their own, one DELETE, and the
+// loop sleeps on: a round woken for them would only carry them, at a round's
+// cost (the pump, the horizon, the group's row locked). With a group's
+// deliveries split between replicas, each consumer's next lease comes half
+// as often and most acks end this way (docs/capacity.md). An ack never waits
+// when it could be what the loop waits for: when the in-flight limit stops
+// leasing, and in a group with an ordering key, whose next message of a key
+// waits for this ack (the loop cannot tell cheaply whether one does, so there
+// acks go at once, and wake the loop). The delay is also kept to a quarter
+// of the message timeout, so a lease cannot run out while its ack waits.
 import type { Kysely } from 'kysely';
 import { assertNack, settleOnce } from '../port/settle-once.js';
 import type { Delivery, PersistentSubscription } from '../port/subscription.js';
@@ -103,7 +107,9 @@ export function openPersistentSubscription(
   const armAckTimer = () => {
     ackTimer ??= setTimeout(() => {
       ackTimer = undefined;
-      session?.wakeup.signal();
+      // Nothing came for them to ride with: they go alone and the loop sleeps
+      // on, since the acks that may wait are none it waits for (see the header).
+      void sendAcksAlone(acksTaken());
     }, ackDelayMs);
   };
   /** The pending acks are on their way: nothing left to wait for. */
