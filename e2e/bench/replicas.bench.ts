@@ -5,7 +5,9 @@
 // /proc of every process of each stack, PostgreSQL included. With
 // --compare-wake, each is also run with EVENTSTORE_WAKE_CONSUMERS=all (every
 // consumer of a group answers every append, as before ADR 0039) beside the
-// default (one consumer per stream); --rounds N changes the number of turns.
+// default (one consumer per stream); with --compare-idle-check, with
+// EVENTSTORE_IDLE_CHECK=off (every poll runs a round) beside the default
+// (a poll asks first, read-only); --rounds N changes the number of turns.
 import { randomUUID } from 'node:crypto';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -40,8 +42,8 @@ const PLAN = {
   idleSeconds: 10,
   /** One, two, one, two: each configuration measured twice, interleaved (--rounds N). */
   rounds: numberAfter('--rounds') ?? 2,
-  /** Who answers an append: the default, and with --compare-wake the old way too. */
-  wakes: process.argv.includes('--compare-wake') ? (['all', 'one'] as const) : (['one'] as const),
+  /** The defaults, or with --compare-wake or --compare-idle-check the old way beside them. */
+  variants: variantsCompared(),
   sku: 'SKU-REPLICAS-BENCH',
 } as const;
 /**
@@ -54,11 +56,47 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_M
 /** What the issue asks of replicas: within 10 % of one process each. */
 const WITHIN = 0.1;
 
-type Wake = 'one' | 'all';
+/** One way to run the stacks: its name in the tables, and the env that sets it. */
+interface Variant {
+  readonly name: string;
+  readonly env: Readonly<Record<string, string>>;
+  /** What the section says it is. */
+  readonly described: string;
+}
+
+function variantsCompared(): readonly Variant[] {
+  if (process.argv.includes('--compare-wake')) {
+    return [
+      {
+        name: 'wake all',
+        env: { EVENTSTORE_WAKE_CONSUMERS: 'all' },
+        described:
+          '`EVENTSTORE_WAKE_CONSUMERS=all` (every consumer of a group answers every append, as before ADR 0039)',
+      },
+      { name: 'wake one', env: {}, described: 'the default `one`' },
+    ];
+  }
+  if (process.argv.includes('--compare-idle-check')) {
+    return [
+      {
+        name: 'check off',
+        env: { EVENTSTORE_IDLE_CHECK: 'off' },
+        described: '`EVENTSTORE_IDLE_CHECK=off` (every poll runs a round, a commit)',
+      },
+      {
+        name: 'check on',
+        env: {},
+        described:
+          'the default `on` (a poll asks first, read-only, and runs a round only on a yes)',
+      },
+    ];
+  }
+  return [{ name: 'defaults', env: {}, described: 'the defaults' }];
+}
 
 interface Row {
   readonly replicas: 'one each' | 'two each';
-  readonly wake: Wake;
+  readonly variant: Variant['name'];
   readonly result: LoadResult;
   readonly cpuMsPerOrder: number;
   readonly used: ResourceUse;
@@ -66,11 +104,14 @@ interface Row {
 
 interface IdleRow {
   readonly replicas: Row['replicas'];
-  readonly wake: Wake;
+  readonly variant: Variant['name'];
   /** CPU ms per second of every process of the stack, no orders coming. */
   readonly cpuMsPerSecond: number;
   readonly commitsPerSecond: number;
   readonly roundsPerSecond: number;
+  /** Transaction ids the whole server handed out per second (writes only). */
+  readonly xidsPerSecond: number;
+  readonly walBytesPerSecond: number;
 }
 
 /** A service's processes (payment, payment-2) summed under its name. */
@@ -85,13 +126,13 @@ function cpuByService(cpuMs: ReadonlyMap<string, number>): Map<string, number> {
 
 async function measureStack(
   replicas: Row['replicas'],
-  wake: Wake,
+  variant: Variant,
 ): Promise<{ rows: Row[]; idle: IdleRow }> {
   const stack = await startStack({
     env: {
       STACK_DURABILITY: 'durable',
       LOG_LEVEL: 'warn',
-      EVENTSTORE_WAKE_CONSUMERS: wake,
+      ...variant.env,
       ...(replicas === 'two each' ? { STACK_REPLICAS: TWO_EACH } : {}),
     },
   });
@@ -115,10 +156,12 @@ async function measureStack(
     const idleUse = diffResources(idleBefore, await snapshot());
     const idle: IdleRow = {
       replicas,
-      wake,
+      variant: variant.name,
       cpuMsPerSecond: idleUse.totalCpuMs / PLAN.idleSeconds,
       commitsPerSecond: idleUse.eventStoreCommits / PLAN.idleSeconds,
       roundsPerSecond: idleUse.eventStoreConsumeRounds / PLAN.idleSeconds,
+      xidsPerSecond: idleUse.serverTransactionIds / PLAN.idleSeconds,
+      walBytesPerSecond: idleUse.serverWalBytes / PLAN.idleSeconds,
     };
     const rows: Row[] = [];
     let before = await snapshot();
@@ -145,13 +188,13 @@ async function measureStack(
       before = settled;
       rows.push({
         replicas,
-        wake,
+        variant: variant.name,
         result,
         cpuMsPerOrder: used.totalCpuMs / Math.max(1, result.confirmed),
         used,
       });
       process.stdout.write(
-        `  ${replicas}, wake ${wake}, ${String(load.perSecond)}/s: ${String(result.confirmed)} confirmed, p99 ${result.latency.p99.toFixed(0)} ms, ${(used.totalCpuMs / Math.max(1, result.confirmed)).toFixed(1)} ms CPU per order\n`,
+        `  ${replicas}, ${variant.name}, ${String(load.perSecond)}/s: ${String(result.confirmed)} confirmed, p99 ${result.latency.p99.toFixed(0)} ms, ${(used.totalCpuMs / Math.max(1, result.confirmed)).toFixed(1)} ms CPU per order\n`,
       );
     }
     return { rows, idle };
@@ -191,7 +234,17 @@ function pooled(rows: readonly Row[]) {
   };
 }
 
-const SERVICES_SHOWN = ['postgres', 'order', 'inventory', 'payment', 'notification'] as const;
+const SERVICES_SHOWN = [
+  'postgres',
+  'order',
+  'inventory',
+  'payment',
+  'notification',
+  'gateway',
+  'payment-provider',
+  'mail-sink',
+  'supervisor',
+] as const;
 
 function formatSection(
   rows: readonly Row[],
@@ -201,17 +254,17 @@ function formatSection(
   const lines: string[] = [];
   const breakdown: string[] = [];
   const verdicts: string[] = [];
-  const compared = PLAN.wakes.length > 1;
-  const nameOf = (replicas: Row['replicas'], wake: Wake) =>
-    compared ? `${replicas}, wake ${wake}` : replicas;
+  const compared = PLAN.variants.length > 1;
+  const nameOf = (replicas: Row['replicas'], variant: Variant['name']) =>
+    compared ? `${replicas}, ${variant}` : replicas;
   for (const load of PLAN.loads) {
-    for (const wake of PLAN.wakes) {
+    for (const { name: variant } of PLAN.variants) {
       const of = (replicas: Row['replicas']) =>
         pooled(
           rows.filter(
             (row) =>
               row.replicas === replicas &&
-              row.wake === wake &&
+              row.variant === variant &&
               row.result.offeredPerSecond === load.perSecond,
           ),
         );
@@ -221,7 +274,7 @@ function formatSection(
         ['one each', one],
         ['two each', two],
       ] as const) {
-        const name = nameOf(replicas, wake);
+        const name = nameOf(replicas, variant);
         lines.push(
           `| ${String(load.perSecond)} | ${name} | ${String(side.posted)} | ${String(side.confirmed)} | ${side.cpuMsPerOrder.toFixed(1)} | ${side.commitsPerOrder.toFixed(1)} | ${side.roundsPerOrder.toFixed(1)} | ${side.p50s.map((ms) => ms.toFixed(0)).join(', ')} | ${side.p99s.map((ms) => ms.toFixed(0)).join(', ')} |`,
         );
@@ -236,7 +289,7 @@ function formatSection(
       const cpuRatio = two.cpuMsPerOrder / one.cpuMsPerOrder;
       const p99Ratio = two.worstP99 / one.worstP99;
       verdicts.push(
-        `At ${String(load.perSecond)}/s${compared ? `, wake ${wake}` : ''}, two each against one each: CPU per order ${((cpuRatio - 1) * 100).toFixed(0)} %, worst p99 ${((p99Ratio - 1) * 100).toFixed(0)} % (**${cpuRatio <= 1 + WITHIN && p99Ratio <= 1 + WITHIN ? 'within' : 'not within'}** ${String(WITHIN * 100)} %).`,
+        `At ${String(load.perSecond)}/s${compared ? `, ${variant}` : ''}, two each against one each: CPU per order ${((cpuRatio - 1) * 100).toFixed(0)} %, worst p99 ${((p99Ratio - 1) * 100).toFixed(0)} % (**${cpuRatio <= 1 + WITHIN && p99Ratio <= 1 + WITHIN ? 'within' : 'not within'}** ${String(WITHIN * 100)} %).`,
       );
     }
   }
@@ -245,7 +298,7 @@ function formatSection(
     '',
     `Written by \`pnpm bench\` (\`e2e/bench/replicas.bench.ts\`) on ${new Date().toISOString().slice(0, 10)}.`,
     `Machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${String(availableParallelism())} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average ${loadAtStart.toFixed(1)} at start.`,
-    `The stack as \`pnpm start\` runs it (durable commits, the embedded event store), with one process of each saga service, and with \`STACK_REPLICAS=${TWO_EACH}\`${compared ? ', each with `EVENTSTORE_WAKE_CONSUMERS=all` (every consumer of a group answers every append, as before ADR 0039) and with the default `one`' : ''}. They took turns, ${String(PLAN.rounds)} stacks each, each warmed up for ${String(PLAN.warmup.seconds)} s; every row is 15 s of \`tok_approve\` orders on a fixed schedule. CPU: every process of the stack from \`/proc\`, PostgreSQL included, per confirmed order; p50 and p99 are listed per stack, POST to \`OrderConfirmed\`. Event-store commits (\`pg_stat_database\`) and consumer rounds (calls of \`es_consume\`, counted with \`track_functions\`) are read ${String(STATS_SETTLE_MS / 1000)} s after each load, once PostgreSQL's idle backends have reported them, less what the idle stack does in that time.`,
+    `The stack as \`pnpm start\` runs it (durable commits, the embedded event store), with one process of each saga service, and with \`STACK_REPLICAS=${TWO_EACH}\`${compared ? `, each with ${PLAN.variants.map((variant) => variant.described).join(' and with ')}` : ''}. They took turns, ${String(PLAN.rounds)} stacks each, each warmed up for ${String(PLAN.warmup.seconds)} s; every row is 15 s of \`tok_approve\` orders on a fixed schedule. CPU: every process of the stack from \`/proc\`, PostgreSQL included, per confirmed order; p50 and p99 are listed per stack, POST to \`OrderConfirmed\`. Event-store commits (\`pg_stat_database\`) and consumer rounds (calls of \`es_consume\`, counted with \`track_functions\`) are read ${String(STATS_SETTLE_MS / 1000)} s after each load, once PostgreSQL's idle backends have reported them, less what the idle stack does in that time.`,
     '',
     '| offered orders/s | saga services | posted | confirmed | CPU per order (ms) | event-store commits per order | consumer rounds per order | p50 (ms) | p99 (ms) |',
     '| ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |',
@@ -253,7 +306,7 @@ function formatSection(
     '',
     ...verdicts,
     '',
-    `Where the CPU per order went (ms; a service's replicas summed; "rest" is the gateway, the card processor, the mail sink and the supervisor):`,
+    `Where the CPU per order went (ms; a service's replicas summed; "rest" is anything else, 0 unless a process was added):`,
     '',
     `| offered orders/s | saga services | ${SERVICES_SHOWN.join(' | ')} | rest |`,
     `| ---: | --- | ${SERVICES_SHOWN.map(() => '---:').join(' | ')} | ---: |`,
@@ -261,12 +314,14 @@ function formatSection(
     '',
     `Idle, ${String(PLAN.idleSeconds)} s with no orders after the warm-up (what the processes cost by running):`,
     '',
-    '| saga services | CPU (ms per second) | event-store commits per second | consumer rounds per second |',
-    '| --- | ---: | ---: | ---: |',
+    '| saga services | CPU (ms per second) | event-store commits per second | consumer rounds per second | transaction ids per second (server) | WAL (kB per second, server) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
     ...idle.map(
       (row) =>
-        `| ${nameOf(row.replicas, row.wake)} | ${row.cpuMsPerSecond.toFixed(0)} | ${row.commitsPerSecond.toFixed(1)} | ${row.roundsPerSecond.toFixed(1)} |`,
+        `| ${nameOf(row.replicas, row.variant)} | ${row.cpuMsPerSecond.toFixed(0)} | ${row.commitsPerSecond.toFixed(1)} | ${row.roundsPerSecond.toFixed(1)} | ${row.xidsPerSecond.toFixed(1)} | ${(row.walBytesPerSecond / 1024).toFixed(1)} |`,
     ),
+    '',
+    "Commits count read-only transactions too (a poll's check is one); transaction ids and WAL count only what writes.",
   ].join('\n');
 }
 
@@ -275,12 +330,12 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const idle: IdleRow[] = [];
   for (let round = 0; round < PLAN.rounds; round++) {
-    for (const wake of PLAN.wakes) {
+    for (const variant of PLAN.variants) {
       for (const replicas of ['one each', 'two each'] as const) {
         process.stdout.write(
-          `replicas bench, round ${String(round + 1)}: ${replicas}, wake ${wake}\n`,
+          `replicas bench, round ${String(round + 1)}: ${replicas}, ${variant.name}\n`,
         );
-        const measured = await measureStack(replicas, wake);
+        const measured = await measureStack(replicas, variant);
         rows.push(...measured.rows);
         idle.push(measured.idle);
       }

@@ -76,6 +76,14 @@ export interface ResourceSnapshot {
    * 0 unless `countFunctionCalls` was called on the server first.
    */
   eventStoreConsumeRounds: number;
+  /**
+   * The server's next transaction id: what it has handed out, to every
+   * database (read-only statements take none, so unlike commits this tells
+   * writes from reads).
+   */
+  serverTransactionIds: number;
+  /** Bytes of WAL the server has written. */
+  serverWalBytes: number;
 }
 
 /**
@@ -118,9 +126,17 @@ export async function snapshotResources(
     'postgres',
     postgres.reduce((sum, stat) => sum + stat.cpuMs + stat.reapedMs, 0),
   );
-  const { rows } = await eventStore.query<{ pids: number[]; commits: string; returned: string }>(`
+  const { rows } = await eventStore.query<{
+    pids: number[];
+    commits: string;
+    returned: string;
+    xids: string;
+    wal: string;
+  }>(`
     SELECT (SELECT array_agg(pid) FROM pg_stat_activity WHERE datname = current_database()) AS pids,
-           xact_commit::text AS commits, tup_returned::text AS returned
+           xact_commit::text AS commits, tup_returned::text AS returned,
+           pg_snapshot_xmax(pg_current_snapshot())::text AS xids,
+           (pg_current_wal_lsn() - '0/0'::pg_lsn)::text AS wal
       FROM pg_stat_database WHERE datname = current_database()`);
   const row = rows[0];
   const rounds = await eventStore.query<{ calls: string | null }>(`
@@ -135,6 +151,8 @@ export async function snapshotResources(
     eventStoreCommits: Number(row?.commits ?? 0),
     eventStoreRowsReturned: Number(row?.returned ?? 0),
     eventStoreConsumeRounds: Number(rounds.rows[0]?.calls ?? 0),
+    serverTransactionIds: Number(row?.xids ?? 0),
+    serverWalBytes: Number(row?.wal ?? 0),
   };
 }
 
@@ -145,6 +163,8 @@ export interface ResourceUse {
   eventStoreCommits: number;
   eventStoreRowsReturned: number;
   eventStoreConsumeRounds: number;
+  serverTransactionIds: number;
+  serverWalBytes: number;
 }
 
 export function diffResources(before: ResourceSnapshot, after: ResourceSnapshot): ResourceUse {
@@ -162,5 +182,7 @@ export function diffResources(before: ResourceSnapshot, after: ResourceSnapshot)
     eventStoreCommits: after.eventStoreCommits - before.eventStoreCommits,
     eventStoreRowsReturned: after.eventStoreRowsReturned - before.eventStoreRowsReturned,
     eventStoreConsumeRounds: after.eventStoreConsumeRounds - before.eventStoreConsumeRounds,
+    serverTransactionIds: after.serverTransactionIds - before.serverTransactionIds,
+    serverWalBytes: after.serverWalBytes - before.serverWalBytes,
   };
 }

@@ -105,6 +105,8 @@ const INHERITED = [
   // Who answers an append on the embedded store (ADR 0039): the replicas
   // bench runs its stacks both ways.
   'EVENTSTORE_WAKE_CONSUMERS',
+  // Whether a poll checks before its round: the replicas bench runs both.
+  'EVENTSTORE_IDLE_CHECK',
   // The services' /admin routes (parked messages) exist only when it is set.
   'ADMIN_TOKEN',
   // The order saga's deadlines and their timer (docs/saga.md): a stack with

@@ -123,10 +123,11 @@ describe('an ack delay', () => {
     await lastAck;
   });
 
-  it('sends an ack that nothing carries once the delay is over, and only then resolves it', async () => {
+  it('sends an ack that nothing carries once the delay is over, on its own, and only then resolves it', async () => {
     // Given a consumer with a 1 s ack delay that holds one delivery
     const consumer = await consumerWithAckDelay(1_000);
     const delivery = await consumer.holdingTheFirstOf(1);
+    const roundsBefore = consumer.rounds();
 
     // When its handler acks and no other event comes
     let ackResolved = false;
@@ -140,6 +141,10 @@ describe('an ack delay', () => {
     });
     await acked;
     expect(await messagesLeft(consumer.group)).toBe(0);
+    // and it went as a delete of its own, not in a round: nothing woke the
+    // loop, so a round would only have carried the ack, at a round's cost
+    // (its pump, its horizon, the group's row locked).
+    expect(consumer.rounds()).toBe(roundsBefore);
     await consumer.close();
   });
 

@@ -4,6 +4,8 @@
 // holds (leases.ts, "Only the lease holder settles"), pumps, reclaims when asked,
 // lets superseding messages pass parked ones, leases, and, when it leased
 // nothing, reports the idle state. See docs/event-store.md, "A consumer's loop".
+// A poll asks checkBeforeRound (idle-state.ts) first, which must say yes to
+// everything a round would act on: change what a round does, change it too.
 import { sql, type Kysely } from 'kysely';
 import type { EventStoreTables } from './event-store.tables.js';
 import type { LeaseOf, LeasedRow } from './leases.js';

@@ -4,25 +4,31 @@
 // hand deliveries out. When there is nothing to do it sleeps until a NOTIFY
 // its filter matches, a settled delivery, its earliest scheduled retry, or the
 // poll interval; held-back events wake it only once the snapshot's xmin moved.
+// A poll that nothing asked for first asks, read-only, whether a round would
+// do anything (checkBeforeRound): an idle consumer then commits nothing.
 //
 // Acknowledgments ride with the next round: an ack that arrives while the
-// loop sleeps wakes it (at once, or after the ack delay, below), and the round
-// deletes the message in the transaction that leases the next ones. After
+// loop sleeps wakes it (or, with an ack delay, waits for it, below), and the
+// round deletes the message in the transaction that leases the next ones. After
 // handing out a round that emptied the group while deliveries are in flight,
-// the loop sleeps instead of asking again at once: their acks will wake it,
-// and that round asks. A delivery then costs two commits (its lease; its ack
-// with the next look), not three.
+// the loop sleeps instead of asking again at once: their acks will wake it
+// (unless they may wait, below), and that round asks. A delivery then costs
+// two commits (its lease; its ack with the next look), not three.
 //
 // With an ack delay, an ack that arrives while the loop sleeps does not wake
-// it at once: it waits for the loop's next reason to look (a notification of
-// new events, a retry falling due), or the delay, whichever comes first. Under
-// a steady flow the ack then rides with the round that leases the next
-// message, and a delivery costs one commit. It never waits when it could be
-// what the loop waits for: when the in-flight limit stops leasing, and in a
-// group with an ordering key, whose next message of a key waits for this ack
-// (the loop cannot tell cheaply whether one does, so there acks go at once).
-// The delay is also kept to a quarter of the message timeout, so a lease
-// cannot run out while its ack waits.
+// it: it waits for the loop's next reason to look (a notification of new
+// events, a retry falling due) and rides with that round. Under a steady flow
+// that round leases the next message, and a delivery costs one commit. When
+// the delay runs out first, the acks go on their own, one DELETE, and the
+// loop sleeps on: a round woken for them would only carry them, at a round's
+// cost (the pump, the horizon, the group's row locked). With a group's
+// deliveries split between replicas, each consumer's next lease comes half
+// as often and most acks end this way (docs/capacity.md). An ack never waits
+// when it could be what the loop waits for: when the in-flight limit stops
+// leasing, and in a group with an ordering key, whose next message of a key
+// waits for this ack (the loop cannot tell cheaply whether one does, so there
+// acks go at once, and wake the loop). The delay is also kept to a quarter
+// of the message timeout, so a lease cannot run out while its ack waits.
 import type { Kysely } from 'kysely';
 import { assertNack, settleOnce } from '@effectively-once/event-store/port/settle-once';
 import type {
@@ -36,7 +42,7 @@ import { ackBatch, type AckBatch } from './ack-batch.js';
 import { consumeRound } from './consume.js';
 import { releaseConsumerLeases, settleNack, type LeaseOf, type LeasedRow } from './leases.js';
 import { openConsumerSession, type ConsumerSession } from './listener-session.js';
-import { loadXmin, type IdleState } from './idle-state.js';
+import { checkBeforeRound, loadXmin, type IdleCheck, type IdleState } from './idle-state.js';
 import { loadGroupMembers } from './members.js';
 import { toRecordedEvent } from './read.js';
 import { closableIterable } from './closable-iterable.js';
@@ -63,13 +69,15 @@ export interface PersistentSubscriptionOptions {
   ackDelayMs: number;
   /** Whether an append wakes one consumer of the group per stream ('one') or every consumer ('all'). */
   wakeConsumers: WakeConsumers;
+  /** Whether a poll nothing asked for first checks, without a commit, that a round would do anything. */
+  idleCheck: boolean;
 }
 
 const GROUP_REFRESH_MS = 1000;
 
 /**
  * @example
- * const subscription = openPersistentSubscription({ db, url, group: 'billing-v1', maxInFlight: undefined, pollIntervalMs: 500, onGroupPumped: undefined, ackDelayMs: 0, wakeConsumers: 'one' });
+ * const subscription = openPersistentSubscription({ db, url, group: 'billing-v1', maxInFlight: undefined, pollIntervalMs: 500, onGroupPumped: undefined, ackDelayMs: 0, wakeConsumers: 'one', idleCheck: true });
  * for await (const delivery of subscription) await delivery.ack();
  */
 export function openPersistentSubscription(
@@ -102,7 +110,9 @@ export function openPersistentSubscription(
   const armAckTimer = () => {
     ackTimer ??= setTimeout(() => {
       ackTimer = undefined;
-      session?.wakeup.signal();
+      // Nothing came for them to ride with: they go alone and the loop sleeps
+      // on, since the acks that may wait are none it waits for (see the header).
+      void sendAcksAlone(acksTaken());
     }, ackDelayMs);
   };
   /** The pending acks are on their way: nothing left to wait for. */
@@ -245,6 +255,19 @@ export function openPersistentSubscription(
       : { waitMs: regular, heldBackOnly: false };
   };
 
+  /**
+   * At a poll: the read-only check, unless a round is owed anyway (acks to
+   * carry, which only a round deletes). A wake-up skips it: a notification or
+   * a settlement says there is something to do.
+   */
+  const checkFirst = async (group: GroupRow): Promise<IdleCheck> => {
+    if (!options.idleCheck || acksForRound.length > 0) return { roundWanted: true };
+    const answer = await checkBeforeRound(db, group.group_id);
+    // The consumer has looked, round or not (tests and metrics wait on it).
+    if (!answer.roundWanted) options.onGroupPumped?.(options.group);
+    return answer;
+  };
+
   async function* deliveries(): AsyncGenerator<Delivery, void, undefined> {
     let group = await loadGroup(db, options.group);
     ackDelayMs = ackDelayFor(group);
@@ -302,9 +325,15 @@ export function openPersistentSubscription(
         loopState = 'waiting';
         const signalled = await consumer.wakeup.wait(waitMs);
         loopState = 'round';
+        if (signalled) fullRound = true;
         // Woken only to look at held-back events: nothing can have been
         // released while the xmin stands still, so one tiny query decides.
-        fullRound = signalled || !heldBackOnly || backoff.moved(await loadXmin(db));
+        else if (heldBackOnly) fullRound = backoff.moved(await loadXmin(db));
+        else {
+          const answer = await checkFirst(group);
+          fullRound = answer.roundWanted;
+          if (!answer.roundWanted) idle = answer.idle;
+        }
         if (fullRound && Date.now() - loadedAt >= GROUP_REFRESH_MS) {
           group = await loadGroup(db, options.group);
           ackDelayMs = ackDelayFor(group);

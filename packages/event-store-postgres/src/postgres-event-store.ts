@@ -47,6 +47,12 @@ export interface PostgresEventStoreOptions {
    * docs/event-store.md, "Wake-ups", and ADR 0039.
    */
   wakeConsumers?: WakeConsumers;
+  /**
+   * Whether a consumer's poll first asks, read-only, whether a round would do
+   * anything (true, the default), or runs the round, a commit, every time.
+   * See docs/event-store.md, "A consumer's loop".
+   */
+  idleCheck?: boolean;
 }
 
 /**
@@ -114,6 +120,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
           onGroupPumped: options.onGroupPumped,
           ackDelayMs,
           wakeConsumers: options.wakeConsumers ?? 'one',
+          idleCheck: options.idleCheck ?? true,
         }),
       ),
     listParkedMessages: (group) => listParked(db, group),

@@ -50,6 +50,11 @@ const EventStoreEnv = z.object({
    */
   EVENTSTORE_WAKE_CONSUMERS: z.enum(['one', 'all']).default('one'),
   /**
+   * Embedded store: whether a consumer's poll first asks, without a commit,
+   * whether a round would do anything ('on'), or always runs the round ('off').
+   */
+  EVENTSTORE_IDLE_CHECK: z.enum(['on', 'off']).default('on'),
+  /**
    * Embedded store: the size of each of its two pools (appends and reads;
    * subscription bookkeeping). Each consumer also holds one session of its own.
    */
@@ -64,6 +69,7 @@ export type EventStoreConfig =
       pollIntervalMs: number;
       ackDelayMs: number;
       wakeConsumers: 'one' | 'all';
+      idleCheck: boolean;
       maxConnections: number;
     };
 
@@ -72,7 +78,7 @@ export type EventStoreConfig =
  * name and the rule.
  *
  * @example
- * const config = loadEventStoreConfig(); // { backend: 'postgres', maxEventBytes: 1048576, pollIntervalMs: 500, ackDelayMs: 100, wakeConsumers: 'one', maxConnections: 10 }
+ * const config = loadEventStoreConfig(); // { backend: 'postgres', maxEventBytes: 1048576, pollIntervalMs: 500, ackDelayMs: 100, wakeConsumers: 'one', idleCheck: true, maxConnections: 10 }
  */
 export function loadEventStoreConfig(env: NodeJS.ProcessEnv = process.env): EventStoreConfig {
   const parsed = EventStoreEnv.safeParse({
@@ -81,6 +87,7 @@ export function loadEventStoreConfig(env: NodeJS.ProcessEnv = process.env): Even
     EVENTSTORE_POLL_INTERVAL_MS: env['EVENTSTORE_POLL_INTERVAL_MS'] || undefined,
     EVENTSTORE_ACK_DELAY_MS: env['EVENTSTORE_ACK_DELAY_MS'] || undefined,
     EVENTSTORE_WAKE_CONSUMERS: env['EVENTSTORE_WAKE_CONSUMERS'] || undefined,
+    EVENTSTORE_IDLE_CHECK: env['EVENTSTORE_IDLE_CHECK'] || undefined,
     EVENTSTORE_POOL_MAX: env['EVENTSTORE_POOL_MAX'] || undefined,
   });
   if (!parsed.success) {
@@ -98,6 +105,7 @@ export function loadEventStoreConfig(env: NodeJS.ProcessEnv = process.env): Even
         pollIntervalMs: parsed.data.EVENTSTORE_POLL_INTERVAL_MS,
         ackDelayMs: parsed.data.EVENTSTORE_ACK_DELAY_MS,
         wakeConsumers: parsed.data.EVENTSTORE_WAKE_CONSUMERS,
+        idleCheck: parsed.data.EVENTSTORE_IDLE_CHECK === 'on',
         maxConnections: parsed.data.EVENTSTORE_POOL_MAX,
       }
     : { backend: 'eventstoredb', connectionString, maxEventBytes };

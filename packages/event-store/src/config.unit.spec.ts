@@ -9,6 +9,7 @@ describe('loadEventStoreConfig', () => {
       pollIntervalMs: 500,
       ackDelayMs: 100,
       wakeConsumers: 'one',
+      idleCheck: true,
       maxConnections: 10,
     });
   });
@@ -25,6 +26,15 @@ describe('loadEventStoreConfig', () => {
     });
     expect(() => loadEventStoreConfig({ EVENTSTORE_ACK_DELAY_MS: '5001' })).toThrow(
       /EVENTSTORE_ACK_DELAY_MS/,
+    );
+  });
+
+  it('takes whether a poll checks before its round from EVENTSTORE_IDLE_CHECK, on or off', () => {
+    expect(loadEventStoreConfig({ EVENTSTORE_IDLE_CHECK: 'off' })).toMatchObject({
+      idleCheck: false,
+    });
+    expect(() => loadEventStoreConfig({ EVENTSTORE_IDLE_CHECK: 'yes' })).toThrow(
+      /EVENTSTORE_IDLE_CHECK/,
     );
   });
 

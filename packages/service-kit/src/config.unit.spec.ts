@@ -27,6 +27,7 @@ describe('loadServiceConfig', () => {
         maxEventBytes: 1_048_576,
         pollIntervalMs: 500,
         wakeConsumers: 'one',
+        idleCheck: true,
         ackDelayMs: 100,
         maxConnections: 10,
       },

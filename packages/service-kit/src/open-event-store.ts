@@ -33,6 +33,7 @@ export async function openEventStore(input: {
         pollIntervalMs: config.pollIntervalMs,
         ackDelayMs: config.ackDelayMs,
         wakeConsumers: config.wakeConsumers,
+        idleCheck: config.idleCheck,
         maxConnections: config.maxConnections,
       });
     }

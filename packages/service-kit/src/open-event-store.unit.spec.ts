@@ -43,6 +43,7 @@ describe('openEventStore', () => {
         pollIntervalMs: 500,
         ackDelayMs: 0,
         wakeConsumers: 'one',
+        idleCheck: true,
         maxConnections: 10,
       },
       postgresUrl: 'postgres://127.0.0.1:1/none',
@@ -56,6 +57,7 @@ describe('openEventStore', () => {
         pollIntervalMs: 500,
         ackDelayMs: 0,
         wakeConsumers: 'one',
+        idleCheck: true,
         maxConnections: 10,
       },
     ]);

@@ -23,6 +23,7 @@ describe('loadConsoleConfig', () => {
         maxEventBytes: expect.any(Number) as unknown,
         pollIntervalMs: 500,
         wakeConsumers: 'one',
+        idleCheck: true,
         ackDelayMs: 100,
         maxConnections: 10,
       },

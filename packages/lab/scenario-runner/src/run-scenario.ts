@@ -48,6 +48,7 @@ export const DEFAULT_RUN_OPTIONS: RunOptions = {
     pollIntervalMs: 500,
     ackDelayMs: 0,
     wakeConsumers: 'one',
+    idleCheck: true,
     maxConnections: 10,
   },
 };

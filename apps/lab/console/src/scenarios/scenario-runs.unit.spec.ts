@@ -33,6 +33,7 @@ function setUp(
       pollIntervalMs: 500,
       ackDelayMs: 0,
       wakeConsumers: 'one',
+      idleCheck: true,
       maxConnections: 10,
     },
     log: Fastify({ logger: false }).log,

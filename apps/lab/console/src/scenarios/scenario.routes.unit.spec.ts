@@ -31,6 +31,7 @@ function setUp(stack: StackTarget = labStack) {
       pollIntervalMs: 500,
       ackDelayMs: 0,
       wakeConsumers: 'one',
+      idleCheck: true,
       maxConnections: 10,
     },
     log: Fastify({ logger: false }).log,
