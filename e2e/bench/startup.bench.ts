@@ -7,7 +7,11 @@
 // Rows: the precompiled bundles (the default) and tsx (STACK_RUNTIME=tsx), the
 // first start of each "cold" (bundles: built into an empty folder; tsx: with
 // its transform cache off), then warm (bundles: reused from that folder).
-// `node --import tsx bench/startup.bench.ts --no-write [--only=tsx]` prints without writing.
+// `--tracing=on,off` adds, for each runtime, starts with the OpenTelemetry SDK
+// off (OTEL_SDK_DISABLED=true) beside the traced ones `pnpm start` makes (the
+// default is `on` alone), alternating, so tracing's share of the start is
+// measured on the same machine minute (docs/observability.md#what-tracing-costs).
+// `node --import tsx bench/startup.bench.ts --no-write [--only=tsx] [--tracing=on,off]` prints without writing.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -26,9 +30,11 @@ const TARGET_MS = 6_000;
 const POLL_MS = 20;
 
 type Runtime = 'bundle' | 'tsx';
+type Tracing = 'on' | 'off';
 
 interface StartRun {
   runtime: Runtime;
+  tracing: Tracing;
   cold: boolean;
   /** Spawn of the supervisor to the first 200 of GET /api/health. */
   healthMs: number;
@@ -49,7 +55,10 @@ async function healthy(url: string): Promise<boolean> {
 }
 
 /** One `pnpm start` (`node apps/supervisor/launch.mjs`), until health 200 and "ready". */
-async function startOnce(runtime: Runtime, cold: boolean, bundleDir: string): Promise<StartRun> {
+async function startOnce(
+  { runtime, tracing, cold }: Pick<StartRun, 'runtime' | 'tracing' | 'cold'>,
+  bundleDir: string,
+): Promise<StartRun> {
   const port = await findFreePort();
   const runId = randomBytes(4).toString('hex');
   const stateFile = path.join(tmpdir(), `eo-startup-bench-${runId}.json`);
@@ -69,6 +78,7 @@ async function startOnce(runtime: Runtime, cold: boolean, bundleDir: string): Pr
       STACK_RUNTIME: runtime,
       STACK_BUNDLE_DIR: bundleDir,
       ...(cold && runtime === 'tsx' ? { TSX_DISABLE_CACHE: '1' } : {}),
+      ...(tracing === 'off' ? { OTEL_SDK_DISABLED: 'true' } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -89,7 +99,14 @@ async function startOnce(runtime: Runtime, cold: boolean, bundleDir: string): Pr
     }
     const healthMs = performance.now() - startedAt;
     const { at, message } = await ready;
-    return { runtime, cold, healthMs, readyMs: at - startedAt, phasesMs: message.phasesMs ?? {} };
+    return {
+      runtime,
+      tracing,
+      cold,
+      healthMs,
+      readyMs: at - startedAt,
+      phasesMs: message.phasesMs ?? {},
+    };
   } finally {
     child.kill('SIGTERM');
     await exited;
@@ -106,9 +123,19 @@ function median(values: readonly number[]): number {
 
 function formatSection(runs: readonly StartRun[], load: number): string {
   const phaseNames = [...new Set(runs.flatMap((run) => Object.keys(run.phasesMs)))];
-  const warmBundle = runs.filter((run) => run.runtime === 'bundle' && !run.cold);
-  const warmTsx = runs.filter((run) => run.runtime === 'tsx' && !run.cold);
+  const warmMedian = (runtime: Runtime, tracing: Tracing): string =>
+    seconds(
+      median(
+        runs
+          .filter((run) => run.runtime === runtime && run.tracing === tracing && !run.cold)
+          .map((run) => run.healthMs),
+      ),
+    );
+  const warmBundle = runs.filter(
+    (run) => run.runtime === 'bundle' && run.tracing === 'on' && !run.cold,
+  );
   const verdict = median(warmBundle.map((run) => run.healthMs)) <= TARGET_MS ? 'met' : 'missed';
+  const kinds = [...new Set(runs.map((run) => `${run.runtime} ${run.tracing}`))];
   const phaseCells = (run: StartRun): string =>
     phaseNames
       .map((name) => ` ${run.phasesMs[name] === undefined ? '-' : seconds(run.phasesMs[name])} |`)
@@ -122,15 +149,17 @@ function formatSection(runs: readonly StartRun[], load: number): string {
     '`health 200`: from spawning the supervisor to the first 200 of `GET /api/health` (polled every 20 ms), which answers 200 only once the demo stock is in and every consumer is subscribed. `ready`: to the supervisor\'s "ready" message. The phases are the supervisor\'s own clock, from its first line of code, after it loaded its modules (from its bundle when the last build is current, else through tsx); they overlap: the bundles are built while PostgreSQL starts.',
     "`bundle`: each process runs an esbuild bundle the supervisor builds at start (the default, ADR 0013); `tsx`: each process transforms its TypeScript at load (`STACK_RUNTIME=tsx`). Cold: the first start of its kind in the run (bundles built into an empty folder; tsx with its transform cache off); warm: the bundles reused, tsx's cache on.",
     '',
-    `| runtime | start | health 200 | ready |${phaseNames.map((name) => ` ${name} |`).join('')}`,
-    `| --- | --- | ---: | ---: |${phaseNames.map(() => ' ---: |').join('')}`,
+    '`tracing`: `on` as `pnpm start` runs (spans exported to the console), `off` with `OTEL_SDK_DISABLED=true`.',
+    '',
+    `| runtime | tracing | start | health 200 | ready |${phaseNames.map((name) => ` ${name} |`).join('')}`,
+    `| --- | --- | --- | ---: | ---: |${phaseNames.map(() => ' ---: |').join('')}`,
     ...runs.map(
       (run) =>
-        `| ${run.runtime} | ${run.cold ? 'cold' : 'warm'} | ${seconds(run.healthMs)} | ${seconds(run.readyMs)} |${phaseCells(run)}`,
+        `| ${run.runtime} | ${run.tracing} | ${run.cold ? 'cold' : 'warm'} | ${seconds(run.healthMs)} | ${seconds(run.readyMs)} |${phaseCells(run)}`,
     ),
     '',
-    `Warm medians: \`bundle\` ${seconds(median(warmBundle.map((run) => run.healthMs)))}, \`tsx\` ${seconds(median(warmTsx.map((run) => run.healthMs)))}.`,
-    `Target: health 200 within ${seconds(TARGET_MS)} on a warm install (median of the warm \`bundle\` starts): **${verdict}** in this run.`,
+    `Warm medians: ${kinds.map((kind) => `\`${kind}\` ${warmMedian(...(kind.split(' ') as [Runtime, Tracing]))}`).join(', ')}.`,
+    `Target: health 200 within ${seconds(TARGET_MS)} on a warm install (median of the warm \`bundle\` starts, tracing on): **${verdict}** in this run.`,
   ].join('\n');
 }
 
@@ -142,17 +171,27 @@ async function main(): Promise<void> {
   const runtimes = (['bundle', 'tsx'] as const).filter(
     (runtime) => only === undefined || runtime === only,
   );
-  // Alternating, so both see the same machine: on a shared one its load moves by the minute.
+  const tracingArg = process.argv.find((arg) => arg.startsWith('--tracing='));
+  const tracings = (tracingArg?.slice('--tracing='.length) ?? 'on').split(',').map((mode) => {
+    if (mode !== 'on' && mode !== 'off')
+      throw new Error(`--tracing takes on and/or off, not "${mode}"`);
+    return mode;
+  });
+  // Alternating, so all see the same machine: on a shared one its load moves by the minute.
+  // The first start of each runtime is its cold one, whichever tracing it has.
   for (let index = 0; index <= WARM_RUNS; index++) {
     for (const runtime of runtimes) {
-      const run = await startOnce(runtime, index === 0, bundleDir);
-      process.stdout.write(
-        `  ${runtime} ${run.cold ? 'cold' : 'warm'}: health ${seconds(run.healthMs)}, ready ${seconds(run.readyMs)} ${JSON.stringify(run.phasesMs)}\n`,
-      );
-      runs.push(run);
+      for (const [position, tracing] of tracings.entries()) {
+        const cold = index === 0 && position === 0;
+        const run = await startOnce({ runtime, tracing, cold }, bundleDir);
+        process.stdout.write(
+          `  ${runtime} tracing ${tracing} ${run.cold ? 'cold' : 'warm'}: health ${seconds(run.healthMs)}, ready ${seconds(run.readyMs)} ${JSON.stringify(run.phasesMs)}\n`,
+        );
+        runs.push(run);
+      }
     }
   }
-  runs.sort((a, b) => a.runtime.localeCompare(b.runtime));
+  runs.sort((a, b) => a.runtime.localeCompare(b.runtime) || a.tracing.localeCompare(b.tracing));
   await rm(bundleDir, { recursive: true, force: true });
   const section = formatSection(runs, load);
   process.stdout.write(`${section}\n`);
