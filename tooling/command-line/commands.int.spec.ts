@@ -17,6 +17,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  */
 const TOOL_INVOCATIONS = new Set([
   'test',
+  'test:lane:checks-then-failure-lab',
+  'test:lane:e2e',
   'test:checks',
   'test:fast',
   'test:unit',

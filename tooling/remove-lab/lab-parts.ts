@@ -82,6 +82,12 @@ export const LAB_SCRIPTS: readonly string[] = [
 export const SCRIPT_REWRITES: Readonly<Record<string, { from: string; to: string }>> = {
   // The console's browser page has its own tsconfig (DOM types).
   typecheck: { from: ' && tsc -p apps/lab/console/src/web/tsconfig.json', to: '' },
+  // pnpm test's two lanes: the failure lab's file runs after the checks, beside the other e2e files.
+  'test:lane:checks-then-failure-lab': {
+    from: ' && vitest run --project e2e e2e/lab/scenarios/failure-lab.e2e.spec.ts',
+    to: '',
+  },
+  'test:lane:e2e': { from: ' --exclude e2e/lab/scenarios/failure-lab.e2e.spec.ts', to: '' },
   // The edit loop leaves out the lab's integration tests and the removal's own proof.
   'test:fast': {
     from: ' --exclude "**/lab/**/*.int.spec.ts" --exclude tooling/remove-lab/template-without-lab.unit.spec.ts',
