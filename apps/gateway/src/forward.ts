@@ -15,7 +15,8 @@ export interface ForwardTarget {
   timeoutMs: number;
   /**
    * The same request's URL on the service's other replicas, tried in order
-   * when the one before never received it (its connection was refused).
+   * when the one before never received it (its connection was refused), or,
+   * for a GET or HEAD, when it failed to answer.
    */
   alternates?: readonly string[];
   /** Translates a service path in a Location header to the public one. */
@@ -28,6 +29,9 @@ export interface ForwardTarget {
   forwardHost?: boolean;
 }
 
+/** Methods that only read (RFC 9110 §9.2.1): sending one again has no effect. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
+
 /** The bytes the client sent, as the body parser kept them, with their own content type. */
 function bodyOf(request: FastifyRequest): { body?: Buffer; contentType?: string } {
   if (!Buffer.isBuffer(request.body)) return {};
@@ -37,7 +41,7 @@ function bodyOf(request: FastifyRequest): { body?: Buffer; contentType?: string 
   };
 }
 
-/** One attempt, on `url`; a refused connection moves on to the next alternate. */
+/** One attempt, on `url`; a refused connection, or a failed read, moves on to the next alternate. */
 function forwardTo(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -63,10 +67,13 @@ function forwardTo(
     // reply-from has already logged the error itself, with the request id.
     onError: (_reply, { error }) => {
       const [next, ...rest] = alternates;
-      // Only a request no replica received goes to the next one: sent again
-      // after a service may have taken it, a POST could place an order twice.
-      if (next !== undefined && neverDelivered(error)) {
-        request.log.warn({ service: target.service, url }, 'replica refused; trying the next');
+      // A request no replica received goes to the next one, and so does a GET
+      // or HEAD a replica took and died before answering (SIGKILLed, say): a
+      // read changes nothing, so asking again cannot make anything happen
+      // twice. A POST a service may have taken is not sent again: it could
+      // place an order twice; its client gets the 502 and retries with its key.
+      if (next !== undefined && (neverDelivered(error) || SAFE_METHODS.has(request.method))) {
+        request.log.warn({ service: target.service, url }, 'replica failed; trying the next');
         forwardTo(request, reply, target, next, rest);
         return;
       }
