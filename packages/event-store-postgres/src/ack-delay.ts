@@ -1,9 +1,7 @@
 // The embedded store's ack delay (PostgresEventStoreOptions.ackDelayMs),
 // checked where the store is created, before any consumer runs.
+import { MAX_ACK_DELAY_MS } from '@effectively-once/event-store';
 import { describeValue } from '@effectively-once/event-store/port/describe-value';
-
-/** Far below any sensible message timeout: a lease must not expire while its ack waits. */
-export const MAX_ACK_DELAY_MS = 5_000;
 
 /**
  * @example

@@ -11,7 +11,7 @@ export const DEFAULT_ACK_DELAY_MS = 100;
 /**
  * The longest ack delay the embedded store accepts, far below any sensible
  * message timeout: a lease must not expire while its ack waits.
- * (The embedded store's ack-delay.ts checks the same bound on its options.)
+ * (The embedded store's ack-delay.ts checks its options against this bound.)
  */
 export const MAX_ACK_DELAY_MS = 5_000;
 

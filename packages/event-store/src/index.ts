@@ -1,4 +1,4 @@
-export { loadEventStoreConfig, type EventStoreConfig } from './config.js';
+export { loadEventStoreConfig, MAX_ACK_DELAY_MS, type EventStoreConfig } from './config.js';
 // The EventStoreDB back end is `@effectively-once/event-store/eventstoredb`, so
 // that loading this entry does not load its client.
 export type { EventStoreDBEventStoreOptions } from './eventstoredb/eventstoredb-event-store.js';
