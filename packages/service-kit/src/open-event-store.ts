@@ -1,12 +1,14 @@
 import type { EventStore, EventStoreConfig } from '@effectively-once/event-store';
+import { loadEmbeddedEventStore } from './embedded-event-store.js';
 
 /**
  * The composition root's one call: EventStoreDB when the configuration names
  * a server, otherwise the embedded store in the given PostgreSQL database.
  * Each back end is imported only when it is the one configured: a process on
  * the embedded store never loads the EventStoreDB client (gRPC, protobuf), and
- * nothing imports `@effectively-once/event-store-postgres` statically, so a
- * fork that runs on EventStoreDB can delete that package (its README.md).
+ * the embedded store is reached only through embedded-event-store.js, which
+ * the TypeScript build does not follow, so a fork that runs on EventStoreDB
+ * can delete that package (its README.md).
  *
  * @example
  * const store = await openEventStore({ config: loadEventStoreConfig(), postgresUrl });
@@ -26,7 +28,7 @@ export async function openEventStore(input: {
       });
     }
     case 'postgres': {
-      const { createPostgresEventStore } = await import('@effectively-once/event-store-postgres');
+      const { createPostgresEventStore } = await loadEmbeddedEventStore();
       return createPostgresEventStore({
         url: input.postgresUrl,
         maxEventBytes: config.maxEventBytes,

@@ -4,10 +4,12 @@
 // several may start at once: Kysely's migrator holds a PostgreSQL advisory lock
 // (per database) while it migrates, the first one in applies what is missing,
 // and the others wait for the lock and find nothing left to do. The embedded
-// store is imported only here, when it is configured, so a fork on EventStoreDB
-// can delete its package (packages/event-store-postgres/README.md).
+// store is loaded only when it is configured, through a door the TypeScript
+// build does not follow, so a fork on EventStoreDB can delete its package
+// (packages/event-store-postgres/README.md).
 import { connect, migrateToLatest } from '@effectively-once/postgres';
 import type { ServiceConfig } from '../config.js';
+import { loadEmbeddedEventStore } from '../embedded-event-store.js';
 
 /**
  * Brings the embedded store's schema up to date; nothing with EventStoreDB,
@@ -20,7 +22,7 @@ export async function migrateEventStore(config: ServiceConfig): Promise<void> {
   if (config.eventStore.backend !== 'postgres' || config.eventStoreDatabaseUrl === undefined) {
     return;
   }
-  const { eventStoreMigrations } = await import('@effectively-once/event-store-postgres');
+  const { eventStoreMigrations } = await loadEmbeddedEventStore();
   // A connection of its own, closed at once: the store's pools are sized for deliveries.
   const db = connect(config.eventStoreDatabaseUrl, {
     maxConnections: 1,
