@@ -107,13 +107,17 @@ function packageFolderOf(file: string, name: string): string | undefined {
 /**
  * Leaves `external` out of the bundles, imported as `imports` says, and
  * records in `found` the folder each external package was resolved to.
+ * `optional` packages are bundled as usual when installed. Any of either kind
+ * that is not installed stays a plain import, for Node to refuse only if a
+ * process takes the code path that asks for it.
  */
 function externals(input: {
   external: readonly string[];
+  optional: readonly string[];
   imports: ExternalImports;
   found: Map<string, string>;
 }): Plugin {
-  const filter = new RegExp(`^(${input.external.join('|')})(/.*)?$`);
+  const filter = new RegExp(`^(${[...input.external, ...input.optional].join('|')})(/.*)?$`);
   return {
     name: 'externals',
     setup(build) {
@@ -124,32 +128,12 @@ function externals(input: {
           resolveDir: args.resolveDir,
           pluginData: 'inner',
         });
-        // Not installed (pg-native): left as is; only an optional code path asks for it.
         if (resolved.errors.length > 0) return { path: args.path, external: true };
         const name = packageNameOf(args.path);
+        if (input.optional.includes(name)) return { path: resolved.path };
         const folder = packageFolderOf(resolved.path, name);
         if (folder !== undefined) input.found.set(name, folder);
         return { path: input.imports === 'by-path' ? resolved.path : args.path, external: true };
-      });
-    },
-  };
-}
-
-/** Resolves `names` as usual when installed; leaves them unresolved, for Node to refuse at run time, when not. */
-function optionalPackages(names: readonly string[]): Plugin {
-  const filter = new RegExp(`^(${names.join('|')})(/.*)?$`);
-  return {
-    name: 'optional-packages',
-    setup(build) {
-      build.onResolve({ filter }, async (args) => {
-        if (args.pluginData === 'inner') return undefined;
-        const resolved = await build.resolve(args.path, {
-          kind: args.kind,
-          resolveDir: args.resolveDir,
-          pluginData: 'inner',
-        });
-        if (resolved.errors.length > 0) return { path: args.path, external: true };
-        return { path: resolved.path };
       });
     },
   };
@@ -291,10 +275,10 @@ export async function buildProcessBundles(input: {
       sourceFileUrls(input.repoRoot),
       externals({
         external: [...KEEP_EXTERNAL, ...(traced ? TRACED_EXTERNAL : [])],
+        optional: OPTIONAL_PACKAGES,
         imports: input.externalImports ?? 'by-path',
         found: externalPackages,
       }),
-      optionalPackages(OPTIONAL_PACKAGES),
     ],
     metafile: true,
     write: false,
