@@ -304,7 +304,7 @@ export function startConsumer(input: StartConsumerInput): RunningConsumer {
     settings,
     newGroupStart: newGroupStart(input),
     concurrency: input.concurrency ?? DEFAULT_CONSUMER_CONFIG.concurrency,
-    batchSize: input.hooks === undefined ? (input.batchSize ?? 1) : 1,
+    batchSize: input.batchSize ?? 1,
     keyOf: keyOfDeliveries(input.orderingKey),
     log,
     inFlight,
