@@ -166,7 +166,7 @@ describe('startConsumer with a backlog under delivery hooks (lab mode), batching
       },
       settled: () => Promise.resolve(),
     };
-    const { log, waitFor } = recordingLogger();
+    const { log, lines, waitFor } = recordingLogger();
 
     // When the consumer runs with hooks and batching on
     const running = startConsumer({
@@ -194,6 +194,9 @@ describe('startConsumer with a backlog under delivery hooks (lab mode), batching
       }
       // and each after-commit point saw all three committed: the batch's COMMIT came first
       expect(committedAtAfterCommit).toEqual([true, true, true]);
+      // and each settlement's log line says it was batched
+      const acked = lines.filter((line) => line.msg === 'delivery acknowledged');
+      expect(acked.map((line) => line['batched'])).toEqual([true, true, true]);
     } finally {
       await running.close();
     }
