@@ -57,7 +57,8 @@ export type StartConsumerInput = ConsumerSubscription & {
    * Up to this many deliveries already leased share one transaction, each
    * message in a savepoint (ADR 0036); 1, the default, handles each alone.
    * Only for a handler whose work is processOnce on one database and crosses
-   * no network inside it. Lab mode (`hooks`) always handles each alone.
+   * no network inside it. Under `hooks` too: each message passes its points
+   * in its savepoint. The store leases a batch's worth per free slot (ADR 0040).
    */
   batchSize?: number;
   /** Timeout and retry count are applied to an existing group too; see `consumerSettings(config)`. */
