@@ -26,6 +26,15 @@ async function messagesLeft(db: Kysely<EventStoreTables>, group: string): Promis
   return rows[0]?.left ?? -1;
 }
 
+/** Messages of the group some consumer holds a lease on. */
+async function leasedCount(db: Kysely<EventStoreTables>, group: string): Promise<number> {
+  const { rows } = await sql<{ leased: number }>`
+    SELECT count(*)::int AS leased FROM es_subscription_message m
+      JOIN es_subscription_group g ON g.group_id = m.group_id
+     WHERE g.group_name = ${group} AND m.lease_consumer IS NOT NULL`.execute(db);
+  return rows[0]?.leased ?? 0;
+}
+
 describe('closing a persistent subscription', () => {
   it('returns leased but unseen messages without counting a delivery, so none is parked', async () => {
     const store = createPostgresEventStore({ url, pollIntervalMs: 100 });
@@ -191,14 +200,6 @@ describe('acknowledgments that ride with the next round', () => {
 });
 
 describe('acknowledgments and the in-flight limit', () => {
-  async function leasedCount(db: ReturnType<typeof connect<EventStoreTables>>, group: string) {
-    const { rows } = await sql<{ leased: number }>`
-      SELECT count(*)::int AS leased FROM es_subscription_message m
-        JOIN es_subscription_group g ON g.group_id = m.group_id
-       WHERE g.group_name = ${group} AND m.lease_consumer IS NOT NULL`.execute(db);
-    return rows[0]?.leased ?? 0;
-  }
-
   it('acks made while the loop waits at a handout free their slots once: it never leases past maxInFlight', async () => {
     const store = createPostgresEventStore({ url, pollIntervalMs: 10_000 });
     const db = connect<EventStoreTables>(url, { maxConnections: 1 });
@@ -284,6 +285,47 @@ describe('acknowledgments and the in-flight limit', () => {
       await retried.ack();
       await inFlight.ack();
     } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a consumer that says what it can start', () => {
+  it('is leased no more than that, and the messages behind a busy slot go to a peer', async () => {
+    const store = createPostgresEventStore({ url, pollIntervalMs: 50 });
+    const db = connect<EventStoreTables>(url, { maxConnections: 1 });
+    try {
+      const { group, prefix } = await groupOnOwnPrefix(store, { maxInFlight: 10 });
+      for (let index = 0; index < 5; index++) {
+        await store.appendToStream(`${prefix}-${String(index)}`, newEvents(1), {
+          expectedRevision: 'no_stream',
+        });
+      }
+      // Given a consumer whose in-flight limit allows ten, that can start one
+      let canStart = 1;
+      const busy = store.subscribeToGroup(group, { canStart: () => canStart });
+      const iterator = busy[Symbol.asyncIterator]();
+
+      // When it takes its first delivery
+      const first = await iterator.next();
+      if (first.done === true) throw new Error('ended early');
+
+      // Then only that one is leased: the four others stay free
+      expect(await leasedCount(db, group)).toBe(1);
+
+      // And while its one slot is busy and it asks for more, a peer takes the four
+      canStart = 0;
+      const asking = iterator.next();
+      const peer = store.subscribeToGroup(group);
+      const others = receive(peer);
+      await others.atLeast(4, 5_000);
+      for (const delivery of others.items) await delivery.ack();
+      await first.value.ack();
+      expect(await leasedCount(db, group)).toBe(0);
+      await Promise.all([busy.close(), peer.close()]);
+      expect((await asking).done).toBe(true);
+    } finally {
+      await db.destroy();
       await store.close();
     }
   });

@@ -1,7 +1,8 @@
 // One consumer of a persistent subscription group on the embedded store. The
 // loop: pump new events into the group, reclaim expired or orphaned leases,
-// let superseding messages pass parked ones, lease up to the in-flight limit,
-// hand deliveries out. When there is nothing to do it sleeps until a NOTIFY
+// let superseding messages pass parked ones, lease up to the in-flight limit
+// and no more than the consumer can start (its `canStart`, ADR 0040), hand
+// deliveries out. When there is nothing to do it sleeps until a NOTIFY
 // its filter matches, a settled delivery, its earliest scheduled retry, or the
 // poll interval; held-back events wake it only once the snapshot's xmin moved.
 // A poll that nothing asked for first asks, read-only, whether a round would
@@ -24,7 +25,7 @@
 // cost (the pump, the horizon, the group's row locked). With a group's
 // deliveries split between replicas, each consumer's next lease comes half
 // as often and most acks end this way (docs/capacity.md). An ack never waits
-// when it could be what the loop waits for: when the in-flight limit stops
+// when it could be what the loop waits for: when no free slot stops
 // leasing, and in a group with an ordering key, whose next message of a key
 // waits for this ack (the loop cannot tell cheaply whether one does, so there
 // acks go at once, and wake the loop). The delay is also kept to a quarter
@@ -61,6 +62,11 @@ export interface PersistentSubscriptionOptions {
   url: string;
   group: string;
   maxInFlight: number | undefined;
+  /**
+   * How many more messages the consumer could start on now; a round leases no
+   * more, so nothing waits leased in this consumer while a peer is free.
+   */
+  canStart: (() => number) | undefined;
   /** The fallback when no notification comes; also how often dead consumers are looked for. */
   pollIntervalMs: number;
   /** Called each time this consumer has looked for new events of its group (metrics, tests). */
@@ -77,7 +83,7 @@ const GROUP_REFRESH_MS = 1000;
 
 /**
  * @example
- * const subscription = openPersistentSubscription({ db, url, group: 'billing-v1', maxInFlight: undefined, pollIntervalMs: 500, onGroupPumped: undefined, ackDelayMs: 0, wakeConsumers: 'one', idleCheck: true });
+ * const subscription = openPersistentSubscription({ db, url, group: 'billing-v1', maxInFlight: undefined, canStart: undefined, pollIntervalMs: 500, onGroupPumped: undefined, ackDelayMs: 0, wakeConsumers: 'one', idleCheck: true });
  * for await (const delivery of subscription) await delivery.ack();
  */
 export function openPersistentSubscription(
@@ -86,7 +92,8 @@ export function openPersistentSubscription(
   const { db } = options;
   let closed = false;
   let inFlight = 0;
-  // Set while the in-flight limit stops leasing: only then must a settlement wake the loop.
+  // Set while no slot is free (the in-flight limit, or nothing the consumer can
+  // start) and the loop leases nothing: only then must a settlement wake it.
   let waitingForSlot = false;
   let session: ConsumerSession | undefined;
   // Leased but not yet handed to the handler, with their positions.
@@ -192,8 +199,11 @@ export function openPersistentSubscription(
     const riding = taken.filter((pending) => pending.groupId === group.group_id);
     void sendAcksAlone(taken.filter((pending) => pending.groupId !== group.group_id));
     // The acks that ride are deleted before the lease, so their slots count as
-    // free (settleOnce gives a slot back only once its ack has resolved).
-    const capacity = (options.maxInFlight ?? group.max_in_flight) - inFlight + riding.length;
+    // free (settleOnce gives a slot back only once its ack has resolved). A
+    // consumer that says what it can start counts their slots free too: it
+    // has stopped working on them once it acked.
+    const room = (options.maxInFlight ?? group.max_in_flight) - inFlight + riding.length;
+    const capacity = Math.min(room, options.canStart?.() ?? room);
     waitingForSlot = capacity <= 0;
     const leading =
       waitingForSlot ||

@@ -116,6 +116,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
           url: options.url,
           group,
           maxInFlight: subscribeOptions.maxInFlight,
+          canStart: subscribeOptions.canStart,
           pollIntervalMs,
           onGroupPumped: options.onGroupPumped,
           ackDelayMs,

@@ -1,9 +1,10 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { claimMessage } from './claim.js';
 import { DUPLICATE_BY_MARKER, type AttemptResult, type UnitOfWork } from './attempt-once.js';
 import type { Consumer } from './consumer.js';
 import { classifyFailure } from './failure-classifier.js';
 import { runInsideTransaction } from './inside-transaction.js';
+import type { Reach } from './hooks/points.js';
 import { MessageLeftBatchError, type BatchTransaction } from './message-batch.js';
 import type { MessageRef } from './message.js';
 import { markerView, type IdempotencyTables } from './processed-message.table.js';
@@ -17,6 +18,12 @@ export interface BatchAttempt<Database extends IdempotencyTables, Result> {
   message: MessageRef;
   work: UnitOfWork<Database, Result>;
   timeClaim: (ms: number) => void;
+  /**
+   * Present under processing hooks (the failure lab): the message passes its
+   * points inside its savepoint, so a crash there kills the batch before its
+   * COMMIT and the whole batch is delivered again.
+   */
+  reach?: Reach<Database> | undefined;
 }
 
 /**
@@ -32,24 +39,20 @@ export interface BatchAttempt<Database extends IdempotencyTables, Result> {
 export async function attemptInBatch<Database extends IdempotencyTables, Result>(
   attempt: BatchAttempt<Database, Result>,
 ): Promise<RetryOutcome<AttemptResult<Result>>> {
-  const { batch, consumer, message, work } = attempt;
+  const { batch, consumer, message, reach } = attempt;
   const trx = await batch.join(attempt.db, consumer.isolation);
   const name = batch.nextSavepoint();
   const inSavepoint = await trx.savepoint(name).execute();
   try {
+    // Each hook call is guarded so that without hooks no extra await runs.
+    if (reach !== undefined) await reach('before-claim', inSavepoint);
     const claimStartedAt = performance.now();
     const owned = await claimMessage(markerView(inSavepoint), consumer.name, message.id);
     const claimMs = performance.now() - claimStartedAt;
     attempt.timeClaim(claimMs);
     noteClaim({ consumer: consumer.name, messageId: message.id, owned, ms: claimMs });
     const value: AttemptResult<Result> = owned
-      ? {
-          outcome: 'applied',
-          result: await runInsideTransaction(
-            { consumer: consumer.name, messageId: message.id },
-            () => work(inSavepoint, message),
-          ),
-        }
+      ? await applyInSavepoint(attempt, inSavepoint)
       : DUPLICATE_BY_MARKER;
     await inSavepoint.releaseSavepoint(name).execute();
     return { ok: true, value, attempts: 1 };
@@ -64,4 +67,19 @@ export async function attemptInBatch<Database extends IdempotencyTables, Result>
     if (failure.kind === 'business-duplicate') return { ok: false, failure, error, attempts: 1 };
     throw new MessageLeftBatchError(`${message.id} failed inside the batch`, { cause: error });
   }
+}
+
+/** The owned message's work in its savepoint, between the after-claim and after-business points. */
+async function applyInSavepoint<Database extends IdempotencyTables, Result>(
+  attempt: BatchAttempt<Database, Result>,
+  inSavepoint: Transaction<Database>,
+): Promise<AttemptResult<Result>> {
+  const { consumer, message, work, reach } = attempt;
+  if (reach !== undefined) await reach('after-claim', inSavepoint);
+  const result = await runInsideTransaction(
+    { consumer: consumer.name, messageId: message.id },
+    () => work(inSavepoint, message),
+  );
+  if (reach !== undefined) await reach('after-business', inSavepoint);
+  return { outcome: 'applied', result };
 }

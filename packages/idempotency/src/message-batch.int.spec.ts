@@ -16,6 +16,9 @@ import {
   type InventoryDatabase,
   type OrderLinePlaced,
 } from '../examples/inventory/index.js';
+import { attemptOnce } from './attempt-once.js';
+import type { ProcessingPoint } from './hooks/points.js';
+import { withProcessingHooks, type ProcessingHooks } from './hooks/processing-hooks.js';
 import { findMarker } from './markers.js';
 import { MessageLeftBatchError, openMessageBatch } from './message-batch.js';
 import { processOnce, type ProcessResult } from './process-once.js';
@@ -166,5 +169,73 @@ describe('processOnce inside a batch', () => {
       { outcome: 'duplicate', detectedBy: 'marker' },
     ]);
     expect(await stockOf(db, sku)).toMatchObject({ available: 8, reserved: 2 });
+  });
+});
+
+describe('processOnce inside a batch, under processing hooks (the failure lab)', () => {
+  /** Hooks that note each point inside its transaction and kill the batch's connection at one. */
+  function crashingAt(crash: { point: ProcessingPoint; messageId: string } | undefined) {
+    const heard: { point: ProcessingPoint; messageId: string; txid: string }[] = [];
+    const hooks: ProcessingHooks = {
+      async reached(point, { message, trx }) {
+        const { rows } = await sql<{ txid: string; pid: number }>`
+          SELECT txid_current()::text AS txid, pg_backend_pid() AS pid`.execute(trx!);
+        heard.push({ point, messageId: message.id, txid: rows[0]!.txid });
+        // The process dying here: its connection goes, and the batch never commits.
+        if (crash?.point === point && crash.messageId === message.id) {
+          await sql`SELECT pg_terminate_backend(${rows[0]!.pid})`.execute(db);
+        }
+      },
+    };
+    return { hooks, heard };
+  }
+
+  const underHooks = (hooks: ProcessingHooks, lines: readonly OrderLinePlaced[]) =>
+    withProcessingHooks(hooks, () => inOneBatch(lines, () => reserveStock));
+
+  it('a crash at the second message of three kills the batch; redelivered, each effect applies once', async () => {
+    // Given a batch of three whose process dies after the second message's business work
+    const { sku, lines } = await threeLinesOfOneSku();
+    const crash = crashingAt({ point: 'after-business', messageId: lines[1]!.id });
+    const crashed = await underHooks(crash.hooks, lines);
+
+    // Then each message passed its points in order, all in the batch's one transaction, and nothing committed
+    expect(crashed.committed).toBe(false);
+    expect(crash.heard.slice(0, 5).map(({ point, messageId }) => [point, messageId])).toEqual([
+      ['before-claim', lines[0]!.id],
+      ['after-claim', lines[0]!.id],
+      ['after-business', lines[0]!.id],
+      ['before-claim', lines[1]!.id],
+      ['after-claim', lines[1]!.id],
+    ]);
+    expect(new Set(crash.heard.map(({ txid }) => txid)).size).toBe(1);
+    expect(await stockOf(db, sku)).toMatchObject({ available: 10, reserved: 0 });
+
+    // When the whole batch is delivered again, the crash point passed
+    const again = crashingAt(undefined);
+    const redelivered = await underHooks(again.hooks, lines);
+
+    // Then it commits in one transaction and each line is applied once
+    expect(redelivered.committed).toBe(true);
+    expect(new Set(again.heard.map(({ txid }) => txid)).size).toBe(1);
+    expect(again.heard).toHaveLength(9);
+    expect(await stockOf(db, sku)).toMatchObject({ available: 7, reserved: 3 });
+    for (const line of lines) {
+      expect(await markerCount(db, inventoryReservation.name, line.id)).toBe(1);
+    }
+  });
+
+  it('a mistaken attempt flow leaves the batch, to run alone as it opens transactions of its own', async () => {
+    const { lines } = await threeLinesOfOneSku();
+    const hooks: ProcessingHooks = {
+      reached: () => Promise.resolve(),
+      attemptFor: () => attemptOnce,
+    };
+
+    const { results } = await underHooks(hooks, lines);
+
+    for (const result of results) {
+      expect((result as PromiseRejectedResult).reason).toBeInstanceOf(MessageLeftBatchError);
+    }
   });
 });

@@ -59,9 +59,11 @@ function chooseAttempt<Database extends IdempotencyTables, Result>(
 
 /**
  * Alone, a transaction of its own, restarted after 40001 / 40P01. Inside a
- * batch (openMessageBatch, ADR 0036), a savepoint of the batch's transaction;
- * a batch never runs under processing hooks, whose points assume a
- * transaction per message.
+ * batch (openMessageBatch, ADR 0036), a savepoint of the batch's transaction,
+ * where processing hooks hear the same points. A mistaken attempt flow chosen
+ * by the hooks leaves the batch and runs alone: each one opens and commits
+ * transactions of its own (the marker's own transaction first, say), which a
+ * savepoint cannot hold without changing what the mistake shows.
  */
 function runAttempts<Database extends IdempotencyTables, Result>(
   options: ProcessOnceOptions<Database, Result>,
@@ -71,10 +73,14 @@ function runAttempts<Database extends IdempotencyTables, Result>(
   if (batch === undefined) {
     return runWithTransactionRetry(options.consumer, chooseAttempt(options, timeClaim));
   }
-  if (activeProcessingHooks() !== undefined) {
-    return Promise.reject(new MessageLeftBatchError('processing hooks run a message alone'));
+  const hooks = activeProcessingHooks();
+  if (hooks === undefined) return attemptInBatch({ ...options, batch, timeClaim });
+  const { consumer, message } = options;
+  if (hooks.attemptFor?.(consumer.name) !== undefined) {
+    return Promise.reject(new MessageLeftBatchError('a mistaken attempt flow runs alone'));
   }
-  return attemptInBatch({ ...options, batch, timeClaim });
+  const reach = reachFor<Database>(hooks, { consumer: consumer.name, message, attempt: 1 });
+  return attemptInBatch({ ...options, batch, timeClaim, reach });
 }
 
 /**

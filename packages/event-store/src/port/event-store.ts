@@ -56,6 +56,15 @@ export interface SubscribeToAllOptions {
 export interface SubscribeToGroupOptions {
   /** Overrides the group's `maxInFlight` for this consumer. */
   maxInFlight?: number;
+  /**
+   * How many more messages the consumer could start on now (its free slots,
+   * a batch's worth each), asked before each lease. A store that leases
+   * ahead leases no more than this, so a consumer whose slots are busy holds
+   * no lease on a message a peer could handle meanwhile (ADR 0040). Absent:
+   * up to `maxInFlight`. The embedded store asks it; EventStoreDB's server
+   * pushes up to `maxInFlight` whatever it says.
+   */
+  canStart?: () => number;
 }
 
 /**

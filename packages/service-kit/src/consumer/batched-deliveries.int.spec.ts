@@ -21,6 +21,7 @@ import {
   settledLine,
 } from '../testing/consumer-fixtures.js';
 import { recordingLogger } from '../testing/recording-logger.js';
+import type { DeliveryHooks } from './delivery-hooks.js';
 import type { ConsumerHandler } from './handler.js';
 import { startConsumer } from './start-consumer.js';
 
@@ -137,6 +138,65 @@ describe.each([
         expect(runs.map((run) => run.messageId)).toEqual(ids.slice(3 * n, 3 * n + 3));
         expect(new Set(runs.map((run) => run.txid)).size).toBe(3);
       });
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe('startConsumer with a backlog under delivery hooks (lab mode), batching on', () => {
+  it('the messages share a transaction, each passes its points in it, and each after-commit point follows the one COMMIT', async () => {
+    // Given three events waiting, and hooks as the failure lab installs them
+    const orderId = randomUUID();
+    const consumer = 'kit-batch-hooked-v1';
+    const ids = await appendToOrder(store, orderId, placedTimes(3, orderId));
+    const { handle, seen } = notingHandler(consumer, () => false);
+    const points: { point: string; messageId: string }[] = [];
+    const committedAtAfterCommit: boolean[] = [];
+    const hooks: DeliveryHooks = {
+      reached: (point, { message }) => {
+        points.push({ point, messageId: message.id });
+        return Promise.resolve();
+      },
+      onDelivery: () => Promise.resolve('process'),
+      afterCommit: async () => {
+        const markers = await Promise.all(ids.map((id) => findMarker(db, consumer, id)));
+        committedAtAfterCommit.push(markers.every((marker) => marker !== undefined));
+        return 'ack';
+      },
+      settled: () => Promise.resolve(),
+    };
+    const { log, lines, waitFor } = recordingLogger();
+
+    // When the consumer runs with hooks and batching on
+    const running = startConsumer({
+      store,
+      consumer,
+      streamPrefixes: [orderStream(orderId)],
+      handle,
+      concurrency: 1,
+      batchSize: 16,
+      hooks,
+      metrics: createServiceMetrics({ service: 'kit' }),
+      log,
+    });
+    try {
+      for (const id of ids) await waitFor(settledLine(id, 'delivery acknowledged'), `${id} acked`);
+
+      // Then the three committed in one transaction, each past its three points there,
+      expect(new Set(seen.map((run) => run.txid)).size).toBe(1);
+      for (const id of ids) {
+        expect(points.filter((p) => p.messageId === id).map((p) => p.point)).toEqual([
+          'before-claim',
+          'after-claim',
+          'after-business',
+        ]);
+      }
+      // and each after-commit point saw all three committed: the batch's COMMIT came first
+      expect(committedAtAfterCommit).toEqual([true, true, true]);
+      // and each settlement's log line says it was batched
+      const acked = lines.filter((line) => line.msg === 'delivery acknowledged');
+      expect(acked.map((line) => line['batched'])).toEqual([true, true, true]);
     } finally {
       await running.close();
     }

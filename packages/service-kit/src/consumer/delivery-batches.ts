@@ -25,7 +25,12 @@ const NOT_READY = Symbol('not ready');
  */
 export function deliveryBatches(
   source: AsyncIterable<Delivery>,
-  options: { maxSize: number; keyOf: (delivery: Delivery) => string | undefined },
+  options: {
+    maxSize: number;
+    keyOf: (delivery: Delivery) => string | undefined;
+    /** Told when a batch starts being put together and when it is complete (StartCapacity). */
+    assembling?: (open: boolean) => void;
+  },
 ): DeliveryBatches {
   const iterator = source[Symbol.asyncIterator]();
   // A read that did not answer at once: the next batch starts with its answer.
@@ -61,16 +66,21 @@ export function deliveryBatches(
       if (head === undefined) return undefined;
       const batch = [head];
       const keys = new Set([options.keyOf(head)].filter((key) => key !== undefined));
-      while (batch.length < options.maxSize) {
-        const delivery = await readyNow();
-        if (delivery === NOT_READY || delivery === undefined) break;
-        const key = options.keyOf(delivery);
-        if (key !== undefined && keys.has(key)) {
-          carried = delivery;
-          break;
+      options.assembling?.(true);
+      try {
+        while (batch.length < options.maxSize) {
+          const delivery = await readyNow();
+          if (delivery === NOT_READY || delivery === undefined) break;
+          const key = options.keyOf(delivery);
+          if (key !== undefined && keys.has(key)) {
+            carried = delivery;
+            break;
+          }
+          if (key !== undefined) keys.add(key);
+          batch.push(delivery);
         }
-        if (key !== undefined) keys.add(key);
-        batch.push(delivery);
+      } finally {
+        options.assembling?.(false);
       }
       return batch;
     },

@@ -11,8 +11,8 @@ import type { DeliverySettled } from './delivery-hooks.js';
 import { tellSupervisor } from './supervisor-channel.js';
 import { traceIdOf } from './trace-id.js';
 
-/** The fields every line about a delivery carries. */
-export function deliveryLogFields(consumer: string, delivery: Delivery) {
+/** The fields every line about a delivery carries; `batched` when it shared a batch's transaction. */
+export function deliveryLogFields(consumer: string, delivery: Delivery, inBatch = false) {
   const { event } = delivery;
   return {
     messageId: event.id,
@@ -24,6 +24,7 @@ export function deliveryLogFields(consumer: string, delivery: Delivery) {
     orderId: event.metadata.correlationId ?? null,
     traceId: traceIdOf(event.metadata),
     retryCount: delivery.retryCount,
+    ...(inBatch ? { batched: true } : {}),
   };
 }
 

@@ -60,7 +60,7 @@ async function settle(
   const report: DeliveryReport = {
     log,
     metrics,
-    fields: deliveryLogFields(consumer, delivery),
+    fields: deliveryLogFields(consumer, delivery, seat !== undefined),
     scope: { reported: false },
     startedAt: performance.now(),
   };

@@ -248,10 +248,10 @@ describe('startConsumer', () => {
     }
   });
 
-  it('asks for its next delivery while every slot is busy, and hands it out only once one frees', async () => {
+  it('asks for its next delivery while every slot is busy, and is leased it only once one frees', async () => {
     // Given a handler that holds every delivery until released, concurrency 1,
-    // and a store that would lease one more than that and counts how often the
-    // consumer asks for a delivery and how many it got
+    // and a store whose limit would lease one more than that, counting how
+    // often the consumer asks for a delivery and how many it got
     const orderId = randomUUID();
     const consumer = 'kit-next-while-busy-v1';
     const metrics = createServiceMetrics({ service: 'kit' });
@@ -262,6 +262,7 @@ describe('startConsumer', () => {
       ...store,
       subscribeToGroup: (group, options) => {
         const subscription = store.subscribeToGroup(group, {
+          ...options,
           maxInFlight: (options?.maxInFlight ?? 1) + 1,
         });
         return {
@@ -303,15 +304,15 @@ describe('startConsumer', () => {
       const ids = await append(orderId, [orderConfirmed(orderId), orderConfirmed(orderId)]);
       await waitUntil(() => (entered === 1 ? true : undefined), 'the first delivery handled');
 
-      // Then the consumer has asked for the second and got it while the slot
-      // was busy (so a store limited to the concurrency waits for the slot in
-      // its loop, where the first's ack rides with the next lease), but holds
-      // it until the slot frees
-      await waitUntil(
-        () => (got === 2 ? true : undefined),
-        'the second taken while the slot is busy',
-      );
-      expect({ asked, entered }).toEqual({ asked: 2, entered: 1 });
+      // Then the consumer has asked for the second while the slot is busy (so
+      // the store waits for the slot in its loop, where the first's ack rides
+      // with the next lease), but the store leased it nothing it could not
+      // start: the second was never delivered, and stays free for another
+      // consumer of the group (ADR 0040)
+      await waitUntil(() => (asked === 2 ? true : undefined), 'the second asked for');
+      const deliveries = (await groupMessages(consumer)).map((message) => message.deliveries);
+      expect(deliveries.sort()).toEqual([0, 1]);
+      expect({ got, entered }).toEqual({ got: 1, entered: 1 });
       release();
       for (const id of ids) await waitFor(settledLine(id, 'delivery acknowledged'), `ack of ${id}`);
       expect(entered).toBe(2);

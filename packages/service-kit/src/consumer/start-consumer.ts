@@ -25,6 +25,7 @@ import type { DeliveryContext } from './handle-delivery.js';
 import type { ConsumerHandler } from './handler.js';
 import { inFlightDeliveries, type InFlightDeliveries } from './in-flight-deliveries.js';
 import { reconnectDelayMs } from './reconnect-backoff.js';
+import { startCapacity, type StartCapacity } from './start-capacity.js';
 import { unsettledDeliveries } from './unsettled-deliveries.js';
 
 export interface RunningConsumer {
@@ -56,7 +57,8 @@ export type StartConsumerInput = ConsumerSubscription & {
    * Up to this many deliveries already leased share one transaction, each
    * message in a savepoint (ADR 0036); 1, the default, handles each alone.
    * Only for a handler whose work is processOnce on one database and crosses
-   * no network inside it. Lab mode (`hooks`) always handles each alone.
+   * no network inside it. Under `hooks` too: each message passes its points
+   * in its savepoint. The store leases a batch's worth per free slot (ADR 0040).
    */
   batchSize?: number;
   /** Timeout and retry count are applied to an existing group too; see `consumerSettings(config)`. */
@@ -160,17 +162,25 @@ interface ConsumerLoop {
 async function consumeDeliveries(
   loop: ConsumerLoop,
   source: PersistentSubscription,
+  capacity: StartCapacity,
   onDelivery: () => void,
 ): Promise<void> {
   const { inFlight, concurrency, stopping } = loop;
-  const batches = deliveryBatches(source, { maxSize: loop.batchSize, keyOf: loop.keyOf });
+  const batches = deliveryBatches(source, {
+    maxSize: loop.batchSize,
+    keyOf: loop.keyOf,
+    assembling: capacity.assembling,
+  });
   try {
     for (let batch = await batches.next(); batch !== undefined; batch = await batches.next()) {
-      // The slot is waited for after taking a batch, not before asking for
-      // the next one: the store (limited to `concurrency` × batch size as
-      // well) then waits for the slot inside its loop, where the acks that
-      // free it ride with the lease of the next messages, one commit for all.
-      // Suspended between deliveries instead, the store sends each ack on its own.
+      // The next batch is asked for before a slot is free, not after: the
+      // store, which leases only what `capacity` says can start, then waits
+      // for the slot inside its loop, where the acks that free it ride with
+      // the lease of the next messages, one commit for all. Suspended between
+      // deliveries instead, the store would send each ack on its own. From
+      // the embedded store a batch comes only once a slot's acks are on their
+      // way, so this wait is for them to resolve, not for work (EventStoreDB
+      // pushes up to maxInFlight whatever the consumer can start).
       while (inFlight.size() >= concurrency) await inFlight.oneSettled();
       // Leaving the loop gives back what this consumer holds, so the deliveries
       // in flight settle first; this batch goes back to the group unhandled.
@@ -197,15 +207,23 @@ async function subscribeAndConsume(loop: ConsumerLoop, onDelivery: () => void): 
   });
   loop.settingsApplied = true;
   if (loop.stopping()) return;
-  // Batches lease as much as they may handle: a round under a backlog leases
-  // up to concurrency × batch size, one es_consume for all of them.
+  // The store leases only what can start (ADR 0040): a batch's worth for each
+  // free slot, so under a backlog one round leases up to concurrency × batch
+  // size, one es_consume for all of them, and a slot held by a slow delivery
+  // leaves the messages behind it to the group's other consumers.
+  const capacity = startCapacity({
+    concurrency,
+    batchSize: loop.batchSize,
+    working: () => loop.inFlight.working(),
+  });
   const subscription = store.subscribeToGroup(consumer, {
     maxInFlight: concurrency * loop.batchSize,
+    canStart: capacity.now,
   });
   loop.current.subscription = subscription;
   loop.subscribed = true;
   log.info({ consumer }, 'consumer subscribed');
-  await consumeDeliveries(loop, subscription, onDelivery);
+  await consumeDeliveries(loop, subscription, capacity, onDelivery);
 }
 
 /**
@@ -287,7 +305,7 @@ export function startConsumer(input: StartConsumerInput): RunningConsumer {
     settings,
     newGroupStart: newGroupStart(input),
     concurrency: input.concurrency ?? DEFAULT_CONSUMER_CONFIG.concurrency,
-    batchSize: input.hooks === undefined ? (input.batchSize ?? 1) : 1,
+    batchSize: input.batchSize ?? 1,
     keyOf: keyOfDeliveries(input.orderingKey),
     log,
     inFlight,
