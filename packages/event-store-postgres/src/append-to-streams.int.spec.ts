@@ -6,10 +6,12 @@ import { connect } from '@effectively-once/postgres';
 import { createTestDatabase, waitForLockWaiter } from '@effectively-once/postgres/testing';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { StreamAppend } from '@effectively-once/event-store/port/event-store';
 import { DEFAULT_MAX_EVENT_BYTES } from '@effectively-once/event-store/port/validate-append';
-import { newEvent, newEvents, receive, uniqueName } from '@effectively-once/event-store/testing';
+import { newEvent, newEvents, uniqueName } from '@effectively-once/event-store/testing';
+import { announcedStreams } from './append-announcement.js';
+import { APPENDED_CHANNEL } from './append-statement.js';
 import { appendToStreams } from './append-to-streams.js';
 import type { EventStoreTables } from './event-store.tables.js';
 import { holdAppendOpen } from './testing/hold-append-open.js';
@@ -17,8 +19,7 @@ import { eventStoreMigrations } from './migrations/index.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
 
 const { url } = await createTestDatabase<EventStoreTables>(eventStoreMigrations);
-// Polls once a minute: within a test, only a notification wakes a subscriber.
-const store = createPostgresEventStore({ url, pollIntervalMs: 60_000 });
+const store = createPostgresEventStore({ url, pollIntervalMs: 100 });
 afterAll(() => store.close());
 
 /** A connection that writes down the text of every statement it runs. */
@@ -104,33 +105,33 @@ describe("the embedded store's appendToStreams", () => {
     expect(await ids(contested)).toEqual([winner.id, loser.id]);
   });
 
-  it('announces every stream it wrote, so a subscriber to the last one wakes without polling', async () => {
-    // Given a subscriber to one prefix, caught up and waiting (it polls once a minute)
-    const prefix = uniqueName('woken');
-    const subscription = store.subscribeToAll({
-      filter: { kind: 'stream_prefix', prefixes: [prefix] },
+  it('announces every stream it wrote after the commit, as single appends are', async () => {
+    // Given a session listening on the channel the subscribers listen on
+    const listener = new pg.Client({ connectionString: url });
+    const announced = new Set<string>();
+    listener.on('notification', ({ payload }) => {
+      for (const stream of announcedStreams(payload ?? '') ?? []) announced.add(stream);
     });
-    const received = receive(subscription);
+    await listener.connect();
     try {
-      const warmUp = newEvent();
-      await store.appendToStream(`${prefix}-0`, [warmUp], { expectedRevision: 'any' });
-      expect((await received.next()).id).toBe(warmUp.id);
+      await listener.query(`LISTEN ${APPENDED_CHANNEL}`);
 
-      // When a call appends to other streams first and to the subscriber's last
-      const last = newEvent();
-      await store.appendToStreams([
-        ...newStreams(2).map((streamName) => ({
+      // When one call writes three streams
+      const streams = newStreams(3);
+      await store.appendToStreams(
+        streams.map((streamName) => ({
           streamName,
           events: [newEvent()],
           expectedRevision: 'any' as const,
         })),
-        { streamName: `${prefix}-1`, events: [last], expectedRevision: 'any' },
-      ]);
+      );
 
-      // Then the subscriber is woken for its stream and reads the event
-      expect((await received.next(10_000)).id).toBe(last.id);
+      // Then each of them is announced, so a subscriber of any one wakes at once
+      await vi.waitFor(() => {
+        expect(streams.filter((stream) => !announced.has(stream))).toEqual([]);
+      }, 10_000);
     } finally {
-      await subscription.close();
+      await listener.end();
     }
   });
 });
