@@ -14,6 +14,7 @@ import { writeBenchmarkSection } from '../../tooling/benchmarks-doc.js';
 import pg from 'pg';
 import { startStack } from '../support/start-stack.js';
 import { followOrderEnds } from './order-ends.js';
+import { databaseNow, relayBatchesSince, type RelayBatches } from './relay-batches.js';
 import { offerLoad, post, processesOf, type LoadResult } from './saga-load.js';
 import {
   diffResources,
@@ -38,6 +39,9 @@ const PLAN = {
   seededEvents: 200_000,
 } as const;
 const TARGET = { ordersPerSecond: 100, p99Ms: 300 };
+
+/** A row of the table: the load's result, with how the outbox relays batched meanwhile. */
+type SagaRow = LoadResult & { relayBatches?: RelayBatches };
 
 // For profiling one change: `--loads 10,50 --no-seed --no-docs` runs only
 // those rows and prints them without touching docs/benchmarks.md.
@@ -77,7 +81,7 @@ function plannedLoads(): readonly { perSecond: number; seconds: number }[] {
 async function main(): Promise<void> {
   const loadAtStart = loadavg()[0] ?? 0;
   const loads = plannedLoads();
-  const results: LoadResult[] = [];
+  const results: SagaRow[] = [];
   let names = new Set<string>();
   for (const [index, tracing] of TRACING.entries()) {
     process.stdout.write(`  a stack with tracing ${tracing}\n`);
@@ -103,7 +107,7 @@ async function runStack(input: {
   loads: readonly { perSecond: number; seconds: number }[];
   seed: boolean;
   labelOf: (label: string | undefined, perSecond: number) => string | undefined;
-}): Promise<{ results: LoadResult[]; names: Set<string> }> {
+}): Promise<{ results: SagaRow[]; names: Set<string> }> {
   const stack = await startStack({
     env: {
       STACK_DURABILITY: 'durable',
@@ -146,6 +150,7 @@ async function runStack(input: {
           .join(' ')}\n`,
       );
       const before = await snapshot();
+      const rowStartedAt = await databaseNow(eventStoreUrl);
       const result = await offerLoad(stack.gatewayUrl, { ...load, sku: PLAN.sku }, ended, waiters);
       const atEnd = await snapshot();
       const endedAt = performance.now();
@@ -157,10 +162,20 @@ async function runStack(input: {
         eventStoreCommits: settled.eventStoreCommits - idle.commitsPerMs * settledMs,
         eventStoreRowsReturned: settled.eventStoreRowsReturned - idle.rowsPerMs * settledMs,
       });
+      const { order, inventory, payment, notification } = stack.databases;
+      const relayBatches = await relayBatchesSince(
+        [order, inventory, payment, notification],
+        rowStartedAt,
+      );
       const shown = input.labelOf(label, load.perSecond);
-      return { ...result, resources, ...(shown === undefined ? {} : { label: shown }) };
+      return {
+        ...result,
+        resources,
+        relayBatches,
+        ...(shown === undefined ? {} : { label: shown }),
+      };
     };
-    const results: LoadResult[] = [];
+    const results: SagaRow[] = [];
     for (const load of input.loads) {
       process.stdout.write(`  ${String(load.perSecond)} orders/s for ${String(load.seconds)} s\n`);
       results.push(await measured(load));
@@ -237,7 +252,7 @@ async function seedEvents(store: ReturnType<typeof createPostgresEventStore>, co
 }
 
 function formatSection(
-  results: readonly LoadResult[],
+  results: readonly SagaRow[],
   loadAtStart: number,
   names: ReadonlySet<string>,
 ): string {
@@ -273,15 +288,20 @@ function formatSection(
   ].join('\n');
 }
 
+function averagePerBatch(batches: RelayBatches | undefined, of: 'streams' | 'rows'): string {
+  if (batches === undefined || batches.batches === 0) return '';
+  return (batches[of] / batches.batches).toFixed(2);
+}
+
 /** CPU per completed order, by process, and the event store's database counters per order. */
-function resourceTable(results: readonly LoadResult[]): string[] {
+function resourceTable(results: readonly SagaRow[]): string[] {
   const measured = results.filter((r) => r.resources !== undefined && r.confirmed > 0);
   const names = [
     ...new Set(measured.flatMap((r) => [...(r.resources?.cpuMs.keys() ?? [])])),
   ].sort();
-  const perOrder = (r: LoadResult, ms: number) => (ms / r.confirmed).toFixed(1);
+  const perOrder = (r: SagaRow, ms: number) => (ms / r.confirmed).toFixed(1);
   const header = measured.map((r) => r.label ?? `${String(r.offeredPerSecond)}/s`);
-  const line = (name: string, cell: (r: LoadResult, use: ResourceUse) => string) =>
+  const line = (name: string, cell: (r: SagaRow, use: ResourceUse) => string) =>
     `| ${name} | ${measured.map((r) => (r.resources === undefined ? '' : cell(r, r.resources))).join(' | ')} |`;
   return [
     'Per completed order, from `/proc/<pid>/stat` of every process of the stack (PostgreSQL: the postmaster, what it reaped and its live backends) and `pg_stat_database` of the event store. The database counts are read 11 s after each row ended, once every backend has reported them (a busy server delays that by up to 10 s), less what the idle stack commits and reads in that time, measured before the first row:',
@@ -295,6 +315,13 @@ function resourceTable(results: readonly LoadResult[]): string[] {
     line('of which event-store backends (ms)', (r, use) => perOrder(r, use.eventStoreBackendsMs)),
     line('event-store commits', (r, use) => perOrder(r, use.eventStoreCommits)),
     line('event-store rows returned', (r, use) => perOrder(r, use.eventStoreRowsReturned)),
+    line('outbox relay batches', (r) => perOrder(r, r.relayBatches?.batches ?? 0)),
+    line('streams per relay batch (average, not per order)', (r) =>
+      averagePerBatch(r.relayBatches, 'streams'),
+    ),
+    line('rows per relay batch (average, not per order)', (r) =>
+      averagePerBatch(r.relayBatches, 'rows'),
+    ),
   ];
 }
 

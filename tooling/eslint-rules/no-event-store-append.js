@@ -24,7 +24,7 @@ export default {
         additionalProperties: false,
       },
     ],
-    defaultOptions: [{ methods: ['appendToStream'] }],
+    defaultOptions: [{ methods: ['appendToStream', 'appendToStreams'] }],
     messages: {
       appendOutsideAllowed:
         'Do not call {{method}}() here: enqueue the events in the outbox in the same transaction as your rows (enqueueEvents), and the relay appends them. See docs/fitness-rules.md.',
@@ -33,7 +33,7 @@ export default {
   create(context) {
     /** @type {{ methods?: string[] }} */
     const options = context.options[0] ?? {};
-    const methods = new Set(options.methods ?? ['appendToStream']);
+    const methods = new Set(options.methods ?? ['appendToStream', 'appendToStreams']);
     return {
       CallExpression(node) {
         if (node.callee.type !== 'MemberExpression') return;

@@ -35,6 +35,11 @@ ruleTester.run('no-event-store-append', rule, {
       errors: [{ messageId: 'appendOutsideAllowed', data: { method: 'appendToStream' } }],
     },
     {
+      name: 'several streams appended at once, beside the transaction',
+      code: "await store.appendToStreams([{ streamName, events: [event], expectedRevision: 'any' }]);",
+      errors: [{ messageId: 'appendOutsideAllowed', data: { method: 'appendToStreams' } }],
+    },
+    {
       name: 'an append through optional chaining, under an extra method name',
       code: "await deps.store?.['appendEvents'](stream, events);",
       options: [{ methods: ['appendToStream', 'appendEvents'] }],

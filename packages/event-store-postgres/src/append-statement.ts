@@ -27,12 +27,29 @@ export interface AppendOutcome {
   existing: ExistingEvent[];
 }
 
-interface AppendRow {
+/** What one call of `es_append` returns. */
+export interface AppendRow {
   current_revision: number | null;
   last_revision: number | null;
   last_position: number | null;
   last_transaction_id: string | null;
   existing: ExistingEvent[];
+}
+
+/** `es_append`'s row as the outcome the caller decides on. */
+export function toAppendOutcome(row: AppendRow): AppendOutcome {
+  const written =
+    row.last_revision === null || row.last_position === null || row.last_transaction_id === null
+      ? undefined
+      : {
+          revision: BigInt(row.last_revision),
+          position: { commit: BigInt(row.last_transaction_id), prepare: BigInt(row.last_position) },
+        };
+  return {
+    currentRevision: row.current_revision === null ? null : BigInt(row.current_revision),
+    written,
+    existing: row.existing,
+  };
 }
 
 /**
@@ -55,16 +72,5 @@ export async function runAppendStatement(
       ${typeof expected === 'bigint' ? 'exact' : expected}, ${exact}::bigint)`.execute(db);
   const row = rows[0];
   if (row === undefined) throw new Error('The append statement returned no row.');
-  const written =
-    row.last_revision === null || row.last_position === null || row.last_transaction_id === null
-      ? undefined
-      : {
-          revision: BigInt(row.last_revision),
-          position: { commit: BigInt(row.last_transaction_id), prepare: BigInt(row.last_position) },
-        };
-  return {
-    currentRevision: row.current_revision === null ? null : BigInt(row.current_revision),
-    written,
-    existing: row.existing,
-  };
+  return toAppendOutcome(row);
 }

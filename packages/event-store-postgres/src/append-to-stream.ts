@@ -17,9 +17,9 @@ import { runAppendStatement, type AppendOutcome, type ExistingEvent } from './ap
 import type { EventStoreTables } from './event-store.tables.js';
 
 /** A lost race re-runs the statement, which then sees the winner; more than a few means a bug. */
-const MAX_STATEMENT_ATTEMPTS = 5;
+export const MAX_STATEMENT_ATTEMPTS = 5;
 
-function isUniqueViolation(error: unknown): boolean {
+export function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'code' in error && error.code === '23505';
 }
 
@@ -60,7 +60,8 @@ function isSameAppend(
   );
 }
 
-function decide(
+/** The append's result, or the typed error it ends in, from what `es_append` found. */
+export function decide(
   streamName: string,
   events: readonly ValidEvent[],
   expected: ExpectedRevision,

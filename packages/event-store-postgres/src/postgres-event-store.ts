@@ -8,6 +8,7 @@ import { listBlocked } from './blocked.js';
 import { parseAckDelay } from './ack-delay.js';
 import { createAppendNotifier } from './append-notifier.js';
 import { appendToStream } from './append-to-stream.js';
+import { appendToStreams } from './append-to-streams.js';
 import { openCatchUpSubscription } from './catch-up-subscription.js';
 import type { EventStoreTables } from './event-store.tables.js';
 import { createGroup, deleteGroup, updateGroup } from './groups.js';
@@ -92,6 +93,18 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       });
       notifier.appended({ streamName, types: events.map((event) => event.type) });
       return result;
+    },
+    appendToStreams: async (appends) => {
+      const settled = await appendToStreams(db, { appends, maxEventBytes });
+      // After the one commit, as for a single append: each stream that now holds its events.
+      settled.forEach((outcome, index) => {
+        const append = appends[index];
+        if (outcome.status === 'fulfilled' && append !== undefined) {
+          const types = append.events.map((event) => event.type);
+          notifier.appended({ streamName: append.streamName, types });
+        }
+      });
+      return settled;
     },
     readStream: (streamName, readOptions) => readStream(db, streamName, readOptions),
     readAll: (readOptions) => readAll(db, readOptions),

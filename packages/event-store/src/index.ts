@@ -31,9 +31,12 @@ export type {
   EventStore,
   ReadAllOptions,
   ReadStreamOptions,
+  SettledAppend,
+  StreamAppend,
   SubscribeToAllOptions,
   SubscribeToGroupOptions,
 } from './port/event-store.js';
+export { appendEachInTurn } from './port/append-each-in-turn.js';
 export { parseExpectedRevision, type ExpectedRevision } from './port/expected-revision.js';
 export {
   DEFAULT_GROUP_SETTINGS,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EventStoreError } from '@effectively-once/event-store';
+import { EventStoreError, type EventStore } from '@effectively-once/event-store';
 import { describe, expect, it } from 'vitest';
 import { OutboxPublishError, startOutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';
 import { countPending, pruneSentEvents } from './outbox.repository.js';
@@ -47,6 +47,30 @@ const unsentIds = async (streamName: string) =>
       .orderBy('position')
       .execute()
   ).map((row) => row.event_id);
+
+/**
+ * The real store, with the streams of each appendToStreams call and of each
+ * single appendToStream written down (only calls naming one of `streams`:
+ * other tests leave rows behind).
+ */
+function recordingAppends(streams: readonly string[]) {
+  const batches: string[][] = [];
+  const singles: string[] = [];
+  const ours = (streamName: string) => streams.includes(streamName);
+  const recording: EventStore = {
+    ...store,
+    appendToStreams: (appends) => {
+      const named = appends.map((append) => append.streamName);
+      if (named.some(ours)) batches.push(named.filter(ours));
+      return store.appendToStreams(appends);
+    },
+    appendToStream: (streamName, events, options) => {
+      if (ours(streamName)) singles.push(streamName);
+      return store.appendToStream(streamName, events, options);
+    },
+  };
+  return { recording, batches, singles };
+}
 
 describe('the outbox relay', () => {
   it('publishes each row with its event id, in order per stream, and marks it sent', async () => {
@@ -243,6 +267,93 @@ describe('the outbox relay', () => {
       expect(await relay.flush()).toBe(2);
       expect(await streamEventIds(store, broken)).toEqual([ids[0], ids[2]]);
     });
+  });
+
+  it('appends a batch of several streams in one call, one commit on the embedded store', async () => {
+    // Given rows of three streams, interleaved, and a relay that records its appends
+    const streams = [newStream(), newStream(), newStream()];
+    const { recording, batches, singles } = recordingAppends(streams);
+    const hooked: string[] = [];
+    const afterAppend = async (row: AppendedOutboxRow) => {
+      if (streams.includes(row.streamName)) hooked.push(row.eventId);
+      await Promise.resolve();
+    };
+
+    await withRelay({ store: recording, afterAppend }, async (relay) => {
+      const ids = await enqueueCommitted(
+        db,
+        [0, 1, 2, 3, 4, 5].map((index) => thingHappened(streams[index % 3] ?? '', index)),
+      );
+
+      // When the relay publishes them
+      await relay.flush();
+
+      // Then one appendToStreams carried all three streams, none was appended alone,
+      const perStream = [
+        [ids[0], ids[3]],
+        [ids[1], ids[4]],
+        [ids[2], ids[5]],
+      ];
+      expect({ batches, singles }).toEqual({ batches: [streams], singles: [] });
+      // each stream holds its events in order, every row is sent and went past the hook once,
+      const stored = await Promise.all(streams.map((stream) => store.readStream(stream)));
+      expect(stored.map((events) => events.map((event) => event.id))).toEqual(perStream);
+      for (const stream of streams) expect(await unsentIds(stream)).toEqual([]);
+      expect(hooked).toEqual(perStream.flat());
+      // and the embedded store wrote them all in one transaction
+      expect(new Set(stored.flat().map((event) => event.position.commit)).size).toBe(1);
+    });
+  });
+
+  it('keeps a stream that fails inside the batch unsent, in order, while the batch’s other streams are sent', async () => {
+    // Given a row whose event id already names an event of another stream (a
+    // producer reused a deterministic id), a later row of its stream, and rows
+    // of two healthy streams in the same batch
+    const [broken, healthyA, healthyB, elsewhere] = [
+      newStream(),
+      newStream(),
+      newStream(),
+      newStream(),
+    ];
+    const reusedId = randomUUID();
+    await store.appendToStream(elsewhere, [{ id: reusedId, type: 'ThingHappened', data: {} }], {
+      expectedRevision: 'no_stream',
+    });
+    const { recording, batches, singles } = recordingAppends([broken, healthyA, healthyB]);
+
+    try {
+      await withRelay({ store: recording }, async (relay) => {
+        const [a0, , b0, later, a1] = await enqueueCommitted(db, [
+          thingHappened(healthyA, 0),
+          { ...thingHappened(broken, 0), id: reusedId },
+          thingHappened(healthyB, 0),
+          thingHappened(broken, 1),
+          thingHappened(healthyA, 1),
+        ]);
+
+        // When the relay publishes the batch
+        const outcome = await relay.flush().catch((error: unknown) => error);
+
+        // Then the broken stream alone failed, as the store refused it
+        expect(outcome).toBeInstanceOf(OutboxPublishError);
+        expect(outcome).toMatchObject({
+          failures: [{ streamName: broken, error: { code: 'DUPLICATE_EVENT_ID' } }],
+        });
+        // after one call for the whole batch, and one event at a time for that stream only
+        expect(batches).toEqual([[healthyA, broken, healthyB]]);
+        expect(singles).toEqual([broken]);
+        // its rows stay unsent, the later one behind the refused one, and nothing of it is stored
+        expect(await unsentIds(broken)).toEqual([reusedId, later]);
+        expect(await streamEventIds(store, broken)).toEqual([]);
+        // while the other streams are stored and sent
+        expect(await streamEventIds(store, healthyA)).toEqual([a0, a1]);
+        expect(await streamEventIds(store, healthyB)).toEqual([b0]);
+        expect([...(await unsentIds(healthyA)), ...(await unsentIds(healthyB))]).toEqual([]);
+      });
+    } finally {
+      // A row that can never be appended would hold up the other tests' flushes.
+      await db.deleteFrom('outbox').where('stream_name', '=', broken).execute();
+    }
   });
 
   it('logs a failure and retries on its own with backoff', async () => {

@@ -24,8 +24,6 @@ export interface OutboxRelayOptions<Database extends OutboxTables> {
   pollIntervalMs?: number;
   /** Rows read per batch; 100 by default. */
   batchSize?: number;
-  /** How many streams of a batch are appended at the same time; 4 by default. */
-  appendConcurrency?: number;
   /**
    * The URL of `db`'s database. With it the relay holds its lock on a
    * connection of its own, LISTENs there, and wakes the moment an enqueueing
@@ -61,7 +59,6 @@ export interface OutboxRelay {
 const SettingsSchema = z.object({
   pollIntervalMs: z.number().int().positive().default(500),
   batchSize: z.number().int().min(1).max(10_000).default(100),
-  appendConcurrency: z.number().int().min(1).max(64).default(4),
   retentionMs: z.union([z.literal(false), z.number().positive()]).default(7 * DAY_MS),
 });
 type RelaySettings = z.infer<typeof SettingsSchema>;
@@ -136,7 +133,6 @@ function parseSettings<Database extends OutboxTables>(
   return SettingsSchema.parse({
     pollIntervalMs: options.pollIntervalMs,
     batchSize: options.batchSize,
-    appendConcurrency: options.appendConcurrency,
     retentionMs: options.retentionMs,
   });
 }
@@ -177,12 +173,11 @@ export function startOutboxRelay<Database extends OutboxTables>(
     exclusive(async () => {
       if (lockClosed) throw closedError();
       const { store, onPublished, afterAppend } = options;
-      const { batchSize, appendConcurrency } = settings;
+      const { batchSize } = settings;
       const result = await publishUntilDrained({
         lock,
         store,
         batchSize,
-        appendConcurrency,
         upTo,
         onPublished,
         afterAppend,

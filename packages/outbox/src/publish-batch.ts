@@ -1,6 +1,11 @@
-// One batch of the relay: the oldest unsent rows, appended stream by stream,
-// each row marked sent only after the store accepted its event.
-import { EventStoreError, type EventStore, type NewEvent } from '@effectively-once/event-store';
+// One batch of the relay: the oldest unsent rows, appended in one call for
+// all their streams, each row marked sent only after the store accepted its event.
+import {
+  EventStoreError,
+  type EventStore,
+  type NewEvent,
+  type SettledAppend,
+} from '@effectively-once/event-store';
 import type { Kysely } from 'kysely';
 import { markSent, readUnsent, type UnsentRow } from './outbox.repository.js';
 import type { OutboxTables } from './outbox.table.js';
@@ -90,76 +95,102 @@ interface StreamOutcome {
 }
 
 /**
- * One append for the stream's rows; after a partly repeated append, one
- * event at a time in position order, where an event already in this stream
- * is an idempotent no-op. Either way each event ends up in the stream once.
- * Stops at the first failure: that row and the stream's later rows stay
- * unsent, so the stream's order holds.
+ * After a partly repeated append: one event at a time in position order,
+ * where an event already in this stream is an idempotent no-op, so each
+ * event ends up in the stream once. Stops at the first failure: that row and
+ * the stream's later rows stay unsent, so the stream's order holds.
  */
-async function publishStream(input: StreamInput): Promise<StreamOutcome> {
+async function oneEventAtATime(input: StreamInput): Promise<StreamOutcome> {
   const { store, streamName, rows, afterAppend } = input;
   const appendedRows: UnsentRow[] = [];
   try {
-    try {
-      await store.appendToStream(streamName, rows.map(toNewEvent), { expectedRevision: 'any' });
-    } catch (error) {
-      if (!isPartlyRepeatedAppend(error)) throw error;
-      for (const row of rows) {
-        await store.appendToStream(streamName, [toNewEvent(row)], { expectedRevision: 'any' });
-        await appended(afterAppend, [row]);
-        appendedRows.push(row);
-      }
-      return { appended: appendedRows };
+    for (const row of rows) {
+      await store.appendToStream(streamName, [toNewEvent(row)], { expectedRevision: 'any' });
+      await appended(afterAppend, [row]);
+      appendedRows.push(row);
     }
-    await appended(afterAppend, rows);
-    return { appended: [...rows] };
+    return { appended: appendedRows };
   } catch (error) {
     return { appended: appendedRows, error };
   }
 }
 
-/** Runs `work` on every item, at most `limit` at a time. */
-async function inParallel<T>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    for (let item = items[next++]; item !== undefined; item = items[next++]) await work(item);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+/**
+ * What the batch's append did for one stream: all its rows stored, or none
+ * (then, after a partly repeated append, one event at a time for this stream
+ * alone). A failing afterAppend leaves the stream's rows unsent too.
+ */
+async function settleStream(
+  input: StreamInput & { outcome: SettledAppend | undefined },
+): Promise<StreamOutcome> {
+  const { outcome, rows, afterAppend } = input;
+  if (outcome?.status !== 'fulfilled') {
+    const error: unknown = outcome?.reason ?? new Error('The store returned no outcome.');
+    return isPartlyRepeatedAppend(error) ? oneEventAtATime(input) : { appended: [], error };
+  }
+  try {
+    await appended(afterAppend, rows);
+    return { appended: [...rows] };
+  } catch (error) {
+    return { appended: [], error };
+  }
 }
 
 /**
- * Publishes up to `limit` of the oldest unsent rows (up to position `upTo`).
- * Streams are appended side by side, `appendConcurrency` at a time: each
- * stream's rows are one append, so its order holds, and different streams
- * have no order between them. A stream whose append fails keeps its rows
- * unsent; the other streams of the batch go on. The rows whose events are
- * stored are then marked sent in one statement.
+ * One appendToStreams for every stream of the batch, each stream's rows as one
+ * append. A call that fails as a whole (a store that could not be reached at
+ * all) fails every stream of it.
+ */
+async function appendStreams(
+  store: EventStore,
+  streams: readonly (readonly [string, readonly UnsentRow[]])[],
+): Promise<SettledAppend[]> {
+  if (streams.length === 0) return [];
+  const appends = streams.map(([streamName, rows]) => ({
+    streamName,
+    events: rows.map(toNewEvent),
+    expectedRevision: 'any' as const,
+  }));
+  try {
+    return await store.appendToStreams(appends);
+  } catch (reason) {
+    return appends.map(() => ({ status: 'rejected', reason }));
+  }
+}
+
+/**
+ * Publishes up to `limit` of the oldest unsent rows (up to position `upTo`)
+ * in one `appendToStreams` call: one append per stream, of its rows in
+ * position order, so each stream's order holds (different streams have none
+ * between them). On the embedded store that is one statement and one commit
+ * for the whole batch. The store decides each stream on its own: a stream
+ * whose append fails keeps its rows unsent while the other streams go on.
+ * The rows whose events are stored are then marked sent in one statement.
  */
 export async function publishBatch(input: {
   db: Kysely<OutboxTables>;
   store: EventStore;
   limit: number;
-  appendConcurrency: number;
   upTo: number | undefined;
   afterAppend?: AfterAppend | undefined;
 }): Promise<BatchResult> {
   const { db, store, afterAppend } = input;
   const rows = await readUnsent(db, { limit: input.limit, upTo: input.upTo });
+  const streams = [...byStream(rows)];
+  const settled = await appendStreams(store, streams);
   const stored: number[] = [];
   const failures: StreamFailure[] = [];
-  await inParallel(
-    [...byStream(rows)],
-    input.appendConcurrency,
-    async ([streamName, streamRows]) => {
-      const outcome = await publishStream({ store, streamName, rows: streamRows, afterAppend });
-      stored.push(...outcome.appended.map((row) => row.position));
-      if ('error' in outcome) failures.push({ streamName, error: outcome.error });
-    },
-  );
+  for (const [index, [streamName, streamRows]] of streams.entries()) {
+    const outcome = await settleStream({
+      store,
+      streamName,
+      rows: streamRows,
+      afterAppend,
+      outcome: settled[index],
+    });
+    stored.push(...outcome.appended.map((row) => row.position));
+    if ('error' in outcome) failures.push({ streamName, error: outcome.error });
+  }
   // A crash here leaves rows unsent although their events are stored: the
   // next relay appends them again, which the store accepts as a no-op.
   await markSent(db, stored);

@@ -22,16 +22,15 @@ export async function publishUntilDrained(input: {
   lock: RelayLock;
   store: EventStore;
   batchSize: number;
-  appendConcurrency: number;
   upTo: number | undefined;
   onPublished: ((count: number) => void) | undefined;
   afterAppend?: AfterAppend | undefined;
 }): Promise<Drain> {
-  const { lock, store, batchSize, appendConcurrency, upTo, afterAppend } = input;
+  const { lock, store, batchSize, upTo, afterAppend } = input;
   let published = 0;
   for (;;) {
     const batch = await lock.withLock((locked) =>
-      publishBatch({ db: locked, store, limit: batchSize, appendConcurrency, upTo, afterAppend }),
+      publishBatch({ db: locked, store, limit: batchSize, upTo, afterAppend }),
     );
     if (batch === undefined) return { drained: false, published };
     published += batch.published;

@@ -2,6 +2,7 @@
 // the server's, and what the server lacks (retries that wait, ordering keys)
 // is the adapter's, per ADR 0009; the differences are listed in docs/event-store.md.
 import { EventStoreDBClient, jsonEvent, type JSONType } from '@eventstore/db-client';
+import { appendEachInTurn } from '../port/append-each-in-turn.js';
 import { subscriptionRegistry } from '../port/subscription-registry.js';
 import type { EventStore } from '../port/event-store.js';
 import { parseExpectedRevision } from '../port/expected-revision.js';
@@ -60,30 +61,33 @@ export function eventStoreDBEventStoreOn(
   const gates = gateRegistry();
   // `capabilities` is protected in the client's types: it is how the client itself learns the version.
   const ready = serverVersionCheck(client as unknown as ServerFeaturesSource);
+  const appendToStream: EventStore['appendToStream'] = (streamName, events, { expectedRevision }) =>
+    mapErrors(async () => {
+      const expected = parseExpectedRevision(expectedRevision);
+      const valid = validateAppend(streamName, events, maxEventBytes);
+      await ready();
+      const result = await client.appendToStream(
+        streamName,
+        valid.map((event) =>
+          jsonEvent({
+            id: event.id,
+            type: event.type,
+            data: event.data as JSONType,
+            metadata: event.metadata,
+          }),
+        ),
+        { expectedRevision: expected },
+      );
+      return {
+        nextExpectedRevision: result.nextExpectedRevision,
+        position: result.position ?? { commit: 0n, prepare: 0n },
+      };
+    });
   return {
     backend: 'eventstoredb',
-    appendToStream: (streamName, events, { expectedRevision }) =>
-      mapErrors(async () => {
-        const expected = parseExpectedRevision(expectedRevision);
-        const valid = validateAppend(streamName, events, maxEventBytes);
-        await ready();
-        const result = await client.appendToStream(
-          streamName,
-          valid.map((event) =>
-            jsonEvent({
-              id: event.id,
-              type: event.type,
-              data: event.data as JSONType,
-              metadata: event.metadata,
-            }),
-          ),
-          { expectedRevision: expected },
-        );
-        return {
-          nextExpectedRevision: result.nextExpectedRevision,
-          position: result.position ?? { commit: 0n, prepare: 0n },
-        };
-      }),
+    appendToStream,
+    // EventStoreDB appends to one stream per call: one after another, each decided as alone.
+    appendToStreams: (appends) => appendEachInTurn(appendToStream, appends),
     readStream: (name, readOptions) =>
       mapErrors(async () => {
         await ready();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventStoreDBClient } from '@eventstore/db-client';
 // The client's own parser (not exported from its index): what it makes of each string.
 import { parseConnectionString } from '@eventstore/db-client/dist/Client/parseConnectionString.js';
@@ -34,6 +35,28 @@ describe('EventStoreDB event store', () => {
     it('accepts 22.10 and later', async () => {
       const store = storeOn(fakeEsdbClient({ serverVersion: '22.10.0.0' }));
       await expect(store.readStream('order-1')).resolves.toEqual([]);
+    });
+  });
+
+  describe('appendToStreams', () => {
+    it('appends one stream after another, in the order given, and a refused stream fails alone', async () => {
+      // Given
+      const fake = fakeEsdbClient();
+      const store = storeOn(fake);
+      const event = () => ({ id: randomUUID(), type: 'ThingHappened', data: {} });
+      // When
+      const settled = await store.appendToStreams([
+        { streamName: 'thing-2', events: [event(), event()], expectedRevision: 'any' },
+        { streamName: 'with space', events: [event()], expectedRevision: 'any' },
+        { streamName: 'thing-1', events: [event()], expectedRevision: 'any' },
+      ]);
+      // Then
+      expect(settled).toMatchObject([
+        { status: 'fulfilled', value: { nextExpectedRevision: 1n } },
+        { status: 'rejected', reason: { code: 'INVALID_STREAM_NAME' } },
+        { status: 'fulfilled', value: { nextExpectedRevision: 0n } },
+      ]);
+      expect(fake.log).toEqual(['append thing-2', 'append thing-1']);
     });
   });
 

@@ -23,6 +23,21 @@ export interface AppendResult {
   position: GlobalPosition;
 }
 
+/** One stream's part of `appendToStreams`: what `appendToStream` takes, as one object. */
+export interface StreamAppend {
+  streamName: string;
+  events: readonly NewEvent[];
+  /** As `AppendOptions.expectedRevision`: required, `'any'` to check nothing. */
+  expectedRevision: ExpectedRevision | number;
+}
+
+/**
+ * One stream's outcome in `appendToStreams`: `fulfilled` with the result
+ * `appendToStream` would have resolved with, or `rejected` with the error it
+ * would have thrown (the shape `Promise.allSettled` gives).
+ */
+export type SettledAppend = PromiseSettledResult<AppendResult>;
+
 export interface ReadStreamOptions {
   direction?: 'forwards' | 'backwards';
   /** Inclusive; defaults to the first event forwards and the last one backwards. */
@@ -93,6 +108,28 @@ export interface EventStore {
     events: readonly NewEvent[],
     options: AppendOptions,
   ): Promise<AppendResult>;
+  /**
+   * Several streams' appends in one call, for a writer that has events of
+   * many streams at once (the outbox relay's batch). Each append is decided
+   * on its own, exactly as `appendToStream` would decide it: its expected
+   * revision, an idempotent retry of the same ids, DuplicateEventIdError,
+   * validation. They are decided in the order given, so a stream named twice
+   * sees its first append. One outcome per append comes back, in that order;
+   * the call itself rejects only when `appends` is not an array.
+   *
+   * **Not atomic across streams**: one stream's conflict or bad input fails
+   * that stream alone, while the others are written. The embedded store makes
+   * it one statement and one commit; EventStoreDB appends one stream after
+   * another.
+   *
+   * @example
+   * const [placed, reserved] = await store.appendToStreams([
+   *   { streamName: 'order-42', events: [orderPlaced], expectedRevision: 'any' },
+   *   { streamName: 'inventory-SKU-1', events: [stockReserved], expectedRevision: 'any' },
+   * ]);
+   * if (reserved?.status === 'rejected') retryLater(reserved.reason);
+   */
+  appendToStreams(appends: readonly StreamAppend[]): Promise<SettledAppend[]>;
   /** The stream's events in order; an empty array for a stream that does not exist. */
   readStream(streamName: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Events of every stream in global order. */

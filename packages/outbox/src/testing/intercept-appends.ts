@@ -1,6 +1,12 @@
 // Fault injection at the one seam the relay has to the outside: the store's
-// appendToStream. The store underneath is real; only the call is intercepted.
-import type { AppendResult, EventStore, NewEvent } from '@effectively-once/event-store';
+// appends. The store underneath is real; only the calls are intercepted, one
+// stream at a time.
+import {
+  appendEachInTurn,
+  type AppendResult,
+  type EventStore,
+  type NewEvent,
+} from '@effectively-once/event-store';
 
 export interface AppendCall {
   streamName: string;
@@ -20,14 +26,18 @@ export function interceptAppends(
   store: EventStore,
   intercept: (call: AppendCall) => Promise<AppendResult>,
 ): EventStore {
+  const appendToStream: EventStore['appendToStream'] = (streamName, events, options) =>
+    intercept({
+      streamName,
+      events,
+      append: () => store.appendToStream(streamName, events, options),
+    });
   return {
     ...store,
-    appendToStream: (streamName, events, options) =>
-      intercept({
-        streamName,
-        events,
-        append: () => store.appendToStream(streamName, events, options),
-      }),
+    appendToStream,
+    // Each stream of a batch is its own intercepted call, so a test can fail
+    // one stream of several; the batch then goes one stream after another.
+    appendToStreams: (appends) => appendEachInTurn(appendToStream, appends),
   };
 }
 

@@ -3,7 +3,13 @@
 // carrying its own span's trace context: the CONSUMER span of every delivery
 // of it is that span's child (docs/adr/0033).
 import { context, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
-import type { AppendOptions, EventStore, NewEvent } from '@effectively-once/event-store';
+import type {
+  AppendOptions,
+  EventStore,
+  NewEvent,
+  SettledAppend,
+  StreamAppend,
+} from '@effectively-once/event-store';
 import { contextOfEvent, tracer, withTraceContext } from './message-context.js';
 
 /**
@@ -53,6 +59,55 @@ function producerSpan(input: {
   );
 }
 
+/** An append with a producer span per event and each event's metadata naming its span. */
+interface TracedAppend {
+  append: StreamAppend;
+  spans: Span[];
+}
+
+/** Bad input passes through untraced, for the store to refuse as it would without tracing. */
+function isTraceable(append: unknown): append is StreamAppend {
+  if (typeof append !== 'object' || append === null || !('events' in append)) return false;
+  const { events } = append;
+  return (
+    Array.isArray(events) &&
+    events.every((event: unknown) => typeof event === 'object' && event !== null)
+  );
+}
+
+function traceAppend(append: StreamAppend, parent: ProducerParent): TracedAppend {
+  if (!isTraceable(append)) return { append, spans: [] };
+  const { streamName, expectedRevision } = append;
+  const spans = append.events.map((event) =>
+    producerSpan({ streamName, event, options: { expectedRevision }, parent }),
+  );
+  const events = append.events.map((event, index) => ({
+    ...event,
+    metadata: withTraceContext(event.metadata ?? {}, spans[index]),
+  }));
+  return { append: { ...append, events }, spans };
+}
+
+function endSpans(spans: readonly Span[], outcome: SettledAppend | undefined): void {
+  for (const span of spans) {
+    if (outcome?.status !== 'fulfilled') {
+      const error: unknown = outcome?.reason;
+      span.recordException(error instanceof Error ? error : String(error));
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    span.end();
+  }
+}
+
+/** The append's own statements (pg spans) under the first event's span. */
+function underFirstSpan<T>(spans: readonly Span[], work: () => Promise<T>): Promise<T> {
+  const first = spans[0];
+  return context.with(
+    first === undefined ? context.active() : trace.setSpan(context.active(), first),
+    work,
+  );
+}
+
 /**
  * The store, its appends traced. Reads, subscriptions and the rest pass
  * through untouched. With no SDK running the spans are no-ops and the events
@@ -63,32 +118,42 @@ function producerSpan(input: {
  */
 export function tracedEventStore(store: EventStore, parent: ProducerParent): EventStore {
   const appendToStream: EventStore['appendToStream'] = async (streamName, events, options) => {
-    const spans = events.map((event) => producerSpan({ streamName, event, options, parent }));
-    const traced = events.map((event, index) => ({
-      ...event,
-      metadata: withTraceContext(event.metadata ?? {}, spans[index]),
-    }));
-    const first = spans[0];
+    const { append, spans } = traceAppend({ streamName, events, ...options }, parent);
     try {
-      // The append's own statements (pg spans) under the first event's span.
-      const result = await context.with(
-        first === undefined ? context.active() : trace.setSpan(context.active(), first),
-        () => store.appendToStream(streamName, traced, options),
+      const value = await underFirstSpan(spans, () =>
+        store.appendToStream(streamName, append.events, options),
       );
-      for (const span of spans) span.end();
-      return result;
-    } catch (error) {
-      for (const span of spans) {
-        span.recordException(error instanceof Error ? error : String(error));
-        span.setStatus({ code: SpanStatusCode.ERROR });
-        span.end();
-      }
-      throw error;
+      endSpans(spans, { status: 'fulfilled', value });
+      return value;
+    } catch (reason) {
+      endSpans(spans, { status: 'rejected', reason });
+      throw reason;
     }
+  };
+  // The same spans and trace context as one appendToStream per stream; each
+  // stream's spans end with its own outcome. The one statement's spans hang
+  // under the first event's span of the first stream.
+  const appendToStreams: EventStore['appendToStreams'] = async (appends) => {
+    const list: unknown = appends;
+    if (!Array.isArray(list)) return store.appendToStreams(appends);
+    const traced = appends.map((append) => traceAppend(append, parent));
+    let settled: SettledAppend[];
+    try {
+      settled = await underFirstSpan(
+        traced.flatMap((item) => item.spans),
+        () => store.appendToStreams(traced.map((item) => item.append)),
+      );
+    } catch (reason) {
+      for (const item of traced) endSpans(item.spans, { status: 'rejected', reason });
+      throw reason;
+    }
+    traced.forEach((item, index) => endSpans(item.spans, settled[index]));
+    return settled;
   };
   return new Proxy(store, {
     get(target, property, receiver) {
       if (property === 'appendToStream') return appendToStream;
+      if (property === 'appendToStreams') return appendToStreams;
       const value: unknown = Reflect.get(target, property, receiver);
       return typeof value === 'function' ? (value.bind(target) as unknown) : value;
     },

@@ -188,3 +188,135 @@ export function appendContract(context: {
     expect(await store.readStream(stream)).toEqual([]);
   });
 }
+
+/** The ids each stream holds, in order. */
+async function idsOf(store: EventStore, streams: readonly string[]): Promise<string[][]> {
+  return Promise.all(
+    streams.map(async (stream) => (await store.readStream(stream)).map((event) => event.id)),
+  );
+}
+
+/** appendToStreams: each stream decided as its own appendToStream, outcomes in the order given. */
+export function appendToStreamsContract(context: { store: () => EventStore }): void {
+  it('appends to several streams in one call, one outcome per stream in the order given', async () => {
+    // Given three new streams, each with its own number of events
+    const streams = [uniqueName('many-a'), uniqueName('many-b'), uniqueName('many-c')];
+    const events = [newEvents(1), newEvents(3), newEvents(2)];
+
+    // When they are appended in one call
+    const settled = await context.store().appendToStreams(
+      streams.map((streamName, index) => ({
+        streamName,
+        events: events[index] ?? [],
+        expectedRevision: 'no_stream',
+      })),
+    );
+
+    // Then each stream holds its events, and each outcome is its own stream's
+    expect(settled.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect(
+      settled.map((outcome) =>
+        outcome.status === 'fulfilled' ? outcome.value.nextExpectedRevision : undefined,
+      ),
+    ).toEqual([0n, 2n, 1n]);
+    expect(await idsOf(context.store(), streams)).toEqual(
+      events.map((streamEvents) => streamEvents.map((event) => event.id)),
+    );
+  });
+
+  it('fails only the stream whose expected revision is wrong, and writes the others', async () => {
+    // Given a stream at revision 1
+    const [before, conflicting, after] = [
+      uniqueName('ok-before'),
+      uniqueName('conflict'),
+      uniqueName('ok-after'),
+    ];
+    await context
+      .store()
+      .appendToStream(conflicting, newEvents(2), { expectedRevision: 'no_stream' });
+    const [first, wrong, last] = [newEvent(), newEvent(), newEvent()];
+
+    // When a call expects it at 0, between two streams whose appends hold
+    const settled = await context.store().appendToStreams([
+      { streamName: before, events: [first], expectedRevision: 'no_stream' },
+      { streamName: conflicting, events: [wrong], expectedRevision: 0n },
+      { streamName: after, events: [last], expectedRevision: 'any' },
+    ]);
+
+    // Then that stream alone is refused as appendToStream refuses, and nothing of it is written
+    expect(settled.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
+    expect(settled[1]).toMatchObject({
+      reason: { code: 'WRONG_EXPECTED_REVISION', expected: 0n, actual: 1n },
+    });
+    expect(settled[1]?.status === 'rejected' && settled[1].reason).toBeInstanceOf(
+      WrongExpectedRevisionError,
+    );
+    const [beforeIds, conflictingIds, afterIds] = await idsOf(context.store(), [
+      before,
+      conflicting,
+      after,
+    ]);
+    expect({ beforeIds, afterIds }).toEqual({ beforeIds: [first.id], afterIds: [last.id] });
+    expect(conflictingIds).toHaveLength(2);
+    expect(conflictingIds).not.toContain(wrong.id);
+  });
+
+  it('accepts the same call again as an idempotent retry, writing nothing new', async () => {
+    // Given a call that appended to two streams
+    const appends = [uniqueName('retry-a'), uniqueName('retry-b')].map((streamName) => ({
+      streamName,
+      events: newEvents(2),
+      expectedRevision: 'no_stream' as const,
+    }));
+    const once = await context.store().appendToStreams(appends);
+
+    // When the very same call is made again (a writer that died before it heard back)
+    const again = await context.store().appendToStreams(appends);
+
+    // Then it succeeds with the same revisions, and each stream holds its events once
+    expect(again.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled']);
+    const revisions = (outcomes: typeof once) =>
+      outcomes.map((outcome) =>
+        outcome.status === 'fulfilled' ? outcome.value.nextExpectedRevision : undefined,
+      );
+    expect(revisions(again)).toEqual(revisions(once));
+    expect(
+      await idsOf(
+        context.store(),
+        appends.map((append) => append.streamName),
+      ),
+    ).toEqual(appends.map((append) => append.events.map((event) => event.id)));
+  });
+
+  it('refuses bad input for its own stream only, and decides a stream named twice in the order given', async () => {
+    // Given a stream named twice, with a bad append between
+    const [stream, other] = [uniqueName('twice'), uniqueName('other')];
+    const [first, second] = [newEvent(), newEvent()];
+
+    // When they are appended in one call
+    const settled = await context.store().appendToStreams([
+      { streamName: stream, events: [first], expectedRevision: 'no_stream' },
+      { streamName: 'with space', events: [newEvent()], expectedRevision: 'any' },
+      { streamName: other, events: [], expectedRevision: 'any' },
+      { streamName: stream, events: [second], expectedRevision: 0n },
+    ]);
+
+    // Then the second append of the stream saw the first, and the bad ones failed alone
+    expect(settled).toMatchObject([
+      { status: 'fulfilled', value: { nextExpectedRevision: 0n } },
+      { status: 'rejected', reason: { code: 'INVALID_STREAM_NAME' } },
+      { status: 'rejected', reason: { code: 'INVALID_EVENT' } },
+      { status: 'fulfilled', value: { nextExpectedRevision: 1n } },
+    ]);
+    expect(await idsOf(context.store(), [stream, other])).toEqual([[first.id, second.id], []]);
+    await expect(context.store().appendToStreams([])).resolves.toEqual([]);
+  });
+}

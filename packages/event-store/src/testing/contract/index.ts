@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { EventStore } from '../../port/event-store.js';
 import { adminContract } from './admin-contract.js';
-import { appendContract } from './append-contract.js';
+import { appendContract, appendToStreamsContract } from './append-contract.js';
 import { consumerContract } from './consumer-contract.js';
 import { flowControlContract } from './flow-control-contract.js';
 import { groupContract } from './group-contract.js';
@@ -26,6 +26,7 @@ export function describeEventStoreContract(
   describe(`event-store contract: ${name}`, () => {
     const context = contractContext(setup);
     describe('appends and reads', () => appendContract(context));
+    describe('appends to several streams', () => appendToStreamsContract(context));
     describe('subscription groups', () => groupContract(context));
     describe('group administration', () => adminContract(context));
     describe('consumers', () => consumerContract(context));
