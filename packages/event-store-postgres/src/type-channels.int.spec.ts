@@ -26,7 +26,7 @@ afterAll(async () => {
 
 const A_MINUTE = 60_000;
 
-function openStore(pollIntervalMs = 500, onGroupPumped?: () => void): EventStore {
+function openStore(pollIntervalMs: number, onGroupPumped: () => void): EventStore {
   const store = createPostgresEventStore({ url, pollIntervalMs, onGroupPumped });
   stores.push(store);
   return store;
