@@ -66,10 +66,10 @@ async function openClient(input: {
     wakeup.signal();
   });
   await client.connect();
-  // Quoted: channel names keep their case and may hold any character.
-  for (const channel of input.channels) {
-    await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
-  }
+  // In one round trip; quoted, so that channel names keep their case.
+  await client.query(
+    input.channels.map((channel) => `LISTEN ${client.escapeIdentifier(channel)};`).join(' '),
+  );
   return {
     client,
     wakeup,
