@@ -7,7 +7,10 @@
 // consumer of a group answers every append, as before ADR 0039) beside the
 // default (one consumer per stream); with --compare-idle-check, with
 // EVENTSTORE_IDLE_CHECK=off (every poll runs a round) beside the default
-// (a poll asks first, read-only); --rounds N changes the number of turns.
+// (a poll asks first, read-only); with --compare-channels, with
+// EVENTSTORE_NOTIFY_CHANNELS=one (every subscriber hears every append) beside
+// the default (a consumer hears only its event types' appends); --rounds N
+// changes the number of turns.
 import { randomUUID } from 'node:crypto';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -42,7 +45,7 @@ const PLAN = {
   idleSeconds: 10,
   /** One, two, one, two: each configuration measured twice, interleaved (--rounds N). */
   rounds: numberAfter('--rounds') ?? 2,
-  /** The defaults, or with --compare-wake or --compare-idle-check the old way beside them. */
+  /** The defaults, or with a --compare-… flag the old way beside them. */
   variants: variantsCompared(),
   sku: 'SKU-REPLICAS-BENCH',
 } as const;
@@ -88,6 +91,21 @@ function variantsCompared(): readonly Variant[] {
         env: {},
         described:
           'the default `on` (a poll asks first, read-only, and runs a round only on a yes)',
+      },
+    ];
+  }
+  if (process.argv.includes('--compare-channels')) {
+    return [
+      {
+        name: 'one channel',
+        env: { EVENTSTORE_NOTIFY_CHANNELS: 'one' },
+        described:
+          '`EVENTSTORE_NOTIFY_CHANNELS=one` (every subscriber hears every append, as before)',
+      },
+      {
+        name: 'per type',
+        env: {},
+        described: 'the default `per-type` (a consumer listens only to its event types’ channels)',
       },
     ];
   }
@@ -219,7 +237,13 @@ function pooled(rows: readonly Row[]) {
       services.set(service, (services.get(service) ?? 0) + ms);
     }
   }
+  const switchesOf = (named: (name: string) => boolean) =>
+    sum((use) =>
+      [...use.switches].reduce((total, [name, count]) => total + (named(name) ? count : 0), 0),
+    );
   return {
+    sagaSwitchesPerOrder: switchesOf((name) => SAGA_SERVICE.test(name)),
+    postgresSwitchesPerOrder: switchesOf((name) => name === 'postgres'),
     commitsPerOrder: sum((use) => use.eventStoreCommits),
     roundsPerOrder: sum((use) => use.eventStoreConsumeRounds),
     cpuMsPerOrderByService: new Map(
@@ -233,6 +257,9 @@ function pooled(rows: readonly Row[]) {
     worstP99: Math.max(...p99s),
   };
 }
+
+/** A saga service's process, replicas included (payment, payment-2). */
+const SAGA_SERVICE = /^(order|inventory|payment|notification)(-\d+)?$/;
 
 const SERVICES_SHOWN = [
   'postgres',
@@ -253,6 +280,7 @@ function formatSection(
 ): string {
   const lines: string[] = [];
   const breakdown: string[] = [];
+  const switches: string[] = [];
   const verdicts: string[] = [];
   const compared = PLAN.variants.length > 1;
   const nameOf = (replicas: Row['replicas'], variant: Variant['name']) =>
@@ -282,6 +310,9 @@ function formatSection(
           (service) => side.cpuMsPerOrderByService.get(service) ?? 0,
         );
         const rest = side.cpuMsPerOrder - shown.reduce((total, ms) => total + ms, 0);
+        switches.push(
+          `| ${String(load.perSecond)} | ${name} | ${side.sagaSwitchesPerOrder.toFixed(0)} | ${side.postgresSwitchesPerOrder.toFixed(0)} |`,
+        );
         breakdown.push(
           `| ${String(load.perSecond)} | ${name} | ${[...shown, rest].map((ms) => ms.toFixed(1)).join(' | ')} |`,
         );
@@ -311,6 +342,12 @@ function formatSection(
     `| offered orders/s | saga services | ${SERVICES_SHOWN.join(' | ')} | rest |`,
     `| ---: | --- | ${SERVICES_SHOWN.map(() => '---:').join(' | ')} | ---: |`,
     ...breakdown,
+    '',
+    "Context switches per order (`/proc/<pid>/status`, voluntary and involuntary: each is a wake-up, whatever it did; the saga services' processes summed, and the PostgreSQL backends alive through the load):",
+    '',
+    "| offered orders/s | saga services | saga services' switches | PostgreSQL backends' switches |",
+    '| ---: | --- | ---: | ---: |',
+    ...switches,
     '',
     `Idle, ${String(PLAN.idleSeconds)} s with no orders after the warm-up (what the processes cost by running):`,
     '',

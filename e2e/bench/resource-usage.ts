@@ -1,7 +1,9 @@
 // What a stack spent, read from the kernel and from PostgreSQL rather than
 // estimated: CPU time of every process of the stack (/proc/<pid>/stat,
 // PostgreSQL's backends included), and the event store's database counters
-// (pg_stat_database). A bench takes one snapshot before a load and one after,
+// (pg_stat_database), and how often each process was switched out (its
+// context switches: each is a wake-up, an event-loop turn or a query's end,
+// whatever it did). A bench takes one snapshot before a load and one after,
 // and divides the difference by the orders completed in between.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -40,6 +42,19 @@ function readStat(pid: number): ProcStat | undefined {
   }
 }
 
+/** Voluntary plus involuntary context switches of a process so far (/proc/<pid>/status). */
+function contextSwitches(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${String(pid)}/status`, 'utf8');
+    return [...status.matchAll(/ctxt_switches:\s+(\d+)/g)].reduce(
+      (sum, match) => sum + Number(match[1]),
+      0,
+    );
+  } catch {
+    return 0;
+  }
+}
+
 function allProcesses(): ProcStat[] {
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
@@ -67,7 +82,14 @@ function descendantsOf(root: number, processes: readonly ProcStat[]): ProcStat[]
 export interface ResourceSnapshot {
   /** CPU ms by process name (the supervisor's names), plus `supervisor` and `postgres`. */
   cpuMs: Map<string, number>;
+  /**
+   * Context switches by the same names; `postgres` counts only the backends
+   * alive at both snapshots (a pool's connections), not ones that came and went.
+   */
+  switches: Map<string, number>;
   /** CPU ms of the PostgreSQL backends connected to the event store's database now. */
+  /** Context switches of each PostgreSQL process by pid (the postmaster and its backends). */
+  postgresSwitches: Map<number, number>;
   eventStoreBackendsMs: number;
   eventStoreCommits: number;
   eventStoreRowsReturned: number;
@@ -115,9 +137,14 @@ export async function snapshotResources(
   const processes = allProcesses();
   const byPid = new Map(processes.map((stat) => [stat.pid, stat]));
   const cpuMs = new Map<string, number>();
+  const switches = new Map<string, number>();
   const supervisor = byPid.get(stack.supervisorPid);
   cpuMs.set('supervisor', supervisor?.cpuMs ?? 0);
-  for (const [name, pid] of stack.named()) cpuMs.set(name, byPid.get(pid)?.cpuMs ?? 0);
+  switches.set('supervisor', contextSwitches(stack.supervisorPid));
+  for (const [name, pid] of stack.named()) {
+    cpuMs.set(name, byPid.get(pid)?.cpuMs ?? 0);
+    switches.set(name, contextSwitches(pid));
+  }
   // PostgreSQL: the postmaster with what it reaped, plus every live backend.
   const postgres = descendantsOf(stack.supervisorPid, processes).filter(
     (stat) => stat.command === 'postgres',
@@ -126,6 +153,7 @@ export async function snapshotResources(
     'postgres',
     postgres.reduce((sum, stat) => sum + stat.cpuMs + stat.reapedMs, 0),
   );
+  const postgresSwitches = new Map(postgres.map((stat) => [stat.pid, contextSwitches(stat.pid)]));
   const { rows } = await eventStore.query<{
     pids: number[];
     commits: string;
@@ -144,6 +172,8 @@ export async function snapshotResources(
      WHERE f.funcname = 'es_consume' AND p.pronargs = 6`);
   return {
     cpuMs,
+    switches,
+    postgresSwitches,
     eventStoreBackendsMs: (row?.pids ?? []).reduce(
       (sum, pid) => sum + (byPid.get(pid)?.cpuMs ?? 0),
       0,
@@ -158,6 +188,8 @@ export async function snapshotResources(
 
 export interface ResourceUse {
   cpuMs: Map<string, number>;
+  /** Context switches by process name, `postgres` the backends alive throughout. */
+  switches: Map<string, number>;
   totalCpuMs: number;
   eventStoreBackendsMs: number;
   eventStoreCommits: number;
@@ -174,8 +206,20 @@ export function diffResources(before: ResourceSnapshot, after: ResourceSnapshot)
     const spent = ms - (before.cpuMs.get(name) ?? 0);
     cpuMs.set(name, spent >= 0 ? spent : ms);
   }
+  const switches = new Map<string, number>();
+  for (const [name, count] of after.switches) {
+    const made = count - (before.switches.get(name) ?? 0);
+    switches.set(name, made >= 0 ? made : count);
+  }
+  let postgresSwitches = 0;
+  for (const [pid, count] of after.postgresSwitches) {
+    const was = before.postgresSwitches.get(pid);
+    if (was !== undefined) postgresSwitches += count - was;
+  }
+  switches.set('postgres', postgresSwitches);
   return {
     cpuMs,
+    switches,
     totalCpuMs: [...cpuMs.values()].reduce((sum, ms) => sum + ms, 0),
     // Backends that connected in between count in full; ones that left are missed (pools keep theirs).
     eventStoreBackendsMs: Math.max(0, after.eventStoreBackendsMs - before.eventStoreBackendsMs),

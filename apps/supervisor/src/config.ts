@@ -107,6 +107,8 @@ const INHERITED = [
   'EVENTSTORE_WAKE_CONSUMERS',
   // Whether a poll checks before its round: the replicas bench runs both.
   'EVENTSTORE_IDLE_CHECK',
+  // Which channels subscribers listen on: the replicas bench runs both.
+  'EVENTSTORE_NOTIFY_CHANNELS',
   // The services' /admin routes (parked messages) exist only when it is set.
   'ADMIN_TOKEN',
   // The order saga's deadlines and their timer (docs/saga.md): a stack with

@@ -3,8 +3,11 @@
 // them, so an append of payment events does not wake the order groups. An
 // empty or unreadable payload (too many names, a replay, an older writer)
 // wakes everyone: a wasted wake costs a query, a missed one a poll interval.
+// The same appends also go out once per event type, on that type's channel
+// (append-channels.ts), naming only the streams that received the type.
 import { z } from 'zod';
 import type { SubscriptionFilter } from '@effectively-once/event-store/port/subscription';
+import { APPENDED_CHANNEL, typeChannel } from './append-channels.js';
 
 /** NOTIFY payloads must stay under 8000 bytes; past this, announce "everything". */
 const MAX_PAYLOAD_CHARS = 7_000;
@@ -31,6 +34,36 @@ export function announce(appended: readonly Appended[]): string {
   };
   const payload = JSON.stringify(announcement);
   return payload.length > MAX_PAYLOAD_CHARS ? '' : payload;
+}
+
+/** One NOTIFY: a channel and what it says. */
+export interface ChannelAnnouncement {
+  channel: string;
+  payload: string;
+}
+
+/**
+ * What to send for these appends: the whole announcement on the general
+ * channel, and on each event type's channel the streams that received it.
+ *
+ * @example
+ * announceOnChannels([{ streamName: 'order-42', types: ['OrderPlaced'] }]);
+ * // [{ channel: 'es_event_appended', payload: '{"streams":["order-42"],"types":["OrderPlaced"]}' },
+ * //  { channel: 'es_type:OrderPlaced', payload: '{"streams":["order-42"],"types":["OrderPlaced"]}' }]
+ */
+export function announceOnChannels(appended: readonly Appended[]): ChannelAnnouncement[] {
+  const types = [...new Set(appended.flatMap((append) => append.types))];
+  return [
+    { channel: APPENDED_CHANNEL, payload: announce(appended) },
+    ...types.map((type) => ({
+      channel: typeChannel(type),
+      payload: announce(
+        appended
+          .filter((append) => append.types.includes(type))
+          .map((append) => ({ streamName: append.streamName, types: [type] })),
+      ),
+    })),
+  ];
 }
 
 function parse(payload: string): Announcement | undefined {

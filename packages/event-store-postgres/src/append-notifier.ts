@@ -4,10 +4,10 @@
 // append. Instead one NOTIFY goes out after commit, in a transaction without
 // writes (no flush), and appends that finish meanwhile share the next one. If
 // this process dies between commit and NOTIFY, subscribers' polling finds the
-// events anyway.
+// events anyway. The NOTIFY goes on the general channel and on each appended
+// type's channel (append-channels.ts), all in that one statement.
 import { sql, type Kysely } from 'kysely';
-import { announce, type Appended } from './append-announcement.js';
-import { APPENDED_CHANNEL } from './append-statement.js';
+import { announceOnChannels, type Appended } from './append-announcement.js';
 import type { EventStoreTables } from './event-store.tables.js';
 
 export interface AppendNotifier {
@@ -30,10 +30,13 @@ export function createAppendNotifier(db: Kysely<EventStoreTables>): AppendNotifi
   let sending: Promise<void> | undefined;
   const send = async () => {
     while (unannounced.length > 0) {
-      const payload = announce(unannounced);
+      const announcements = announceOnChannels(unannounced);
       unannounced = [];
       // A lost notification costs one poll interval of latency, never an event.
-      await sql`SELECT pg_notify(${APPENDED_CHANNEL}, ${payload})`
+      await sql`
+        SELECT pg_notify(sent.channel, sent.payload)
+          FROM unnest(${announcements.map((sent) => sent.channel)}::text[],
+                      ${announcements.map((sent) => sent.payload)}::text[]) AS sent(channel, payload)`
         .execute(db)
         .catch(() => undefined);
     }

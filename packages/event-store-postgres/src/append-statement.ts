@@ -7,9 +7,6 @@ import type { ExpectedRevision } from '@effectively-once/event-store/port/expect
 import type { ValidEvent } from '@effectively-once/event-store/port/validate-append';
 import type { EventStoreTables } from './event-store.tables.js';
 
-/** The channel appends are announced on after commit; subscribers LISTEN to it. */
-export const APPENDED_CHANNEL = 'es_event_appended';
-
 export interface ExistingEvent {
   event_id: string;
   stream_name: string;

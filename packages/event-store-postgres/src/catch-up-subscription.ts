@@ -15,6 +15,7 @@ import type {
   SubscriptionFilter,
 } from '@effectively-once/event-store/port/subscription';
 import type { EventStoreTables } from './event-store.tables.js';
+import type { NotifyChannels } from './append-channels.js';
 import { openListenerSession, type ListenerSession } from './listener-session.js';
 import { heldBackBackoff } from './held-back.js';
 import { loadXmin } from './idle-state.js';
@@ -29,13 +30,15 @@ export interface CatchUpOptions {
   after: GlobalPosition | undefined;
   filter: SubscriptionFilter | undefined;
   pollIntervalMs: number;
+  /** Which channels its session LISTENs to (append-channels.ts). */
+  notifyChannels: NotifyChannels;
   /** Live, the least time between two reads (already checked: parseReadInterval). */
   readIntervalMs: number;
 }
 
 /**
  * @example
- * for await (const event of openCatchUpSubscription({ db, url, after: checkpoint, filter: undefined, pollIntervalMs: 500, readIntervalMs: 0 })) {
+ * for await (const event of openCatchUpSubscription({ db, url, after: checkpoint, filter: undefined, pollIntervalMs: 500, notifyChannels: 'per-type', readIntervalMs: 0 })) {
  *   await project(event);
  * }
  */
@@ -44,7 +47,7 @@ export function openCatchUpSubscription(options: CatchUpOptions): CatchUpSubscri
   let session: ListenerSession | undefined;
 
   async function* events(): AsyncGenerator<RecordedEvent, void, undefined> {
-    const listener = await openListenerSession(options.url, options.filter);
+    const listener = await openListenerSession(options.url, options.filter, options.notifyChannels);
     session = listener;
     const backoff = heldBackBackoff(options.pollIntervalMs);
     // The cursor is a position in (transaction_id, global_position) order, and

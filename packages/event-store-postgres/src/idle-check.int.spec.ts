@@ -60,6 +60,7 @@ async function openConsumer(
     groupId,
     filter,
     loadMembers: () => Promise.resolve([]),
+    notifyChannels: 'per-type',
   });
   sessions.push(session);
   return session;

@@ -1,12 +1,13 @@
 // A subscriber's own connection, outside the pool: it LISTENs for appends and,
 // for a persistent-subscription consumer, holds the session advisory locks that
-// tell the other consumers it is alive and a member of its group.
+// tell the other consumers it is alive and a member of its group. It listens
+// on the channels its filter needs (append-channels.ts), not to every append.
 import pg from 'pg';
 import { EventStoreUnavailableError } from '@effectively-once/event-store/port/errors';
 import type { SubscriptionFilter } from '@effectively-once/event-store/port/subscription';
 import { Wakeup } from '@effectively-once/event-store';
 import { announcedStreams, wakesFor } from './append-announcement.js';
-import { APPENDED_CHANNEL } from './append-statement.js';
+import { channelsToListen, groupChannel, type NotifyChannels } from './append-channels.js';
 import { CONSUMER_LOCK_NAMESPACE, LEADER_LOCK_NAMESPACE, MEMBER_LOCK_NAMESPACE } from './leases.js';
 import { isChosenToWake } from './wake-choice.js';
 
@@ -14,6 +15,8 @@ export interface ListenerSession {
   readonly wakeup: Wakeup;
   /** Set when the connection broke; the subscription ends with it. */
   readonly failure: () => Error | undefined;
+  /** Notifications this session's connection has received, woken by them or not. */
+  readonly heard: () => number;
   close(): Promise<void>;
 }
 
@@ -32,11 +35,22 @@ export interface ConsumerSession extends ListenerSession {
 /** Whether a notification's payload wakes the subscriber; may ask the database first. */
 type WakeDecision = (payload: string) => boolean | Promise<boolean>;
 
-async function openClient(url: string, applicationName: string, wakes: WakeDecision) {
-  const client = new pg.Client({ connectionString: url, application_name: applicationName });
+async function openClient(input: {
+  url: string;
+  applicationName: string;
+  channels: readonly string[];
+  wakes: WakeDecision;
+}) {
+  const { wakes } = input;
+  const client = new pg.Client({
+    connectionString: input.url,
+    application_name: input.applicationName,
+  });
   const wakeup = new Wakeup();
   let failure: Error | undefined;
+  let heard = 0;
   client.on('notification', (message) => {
+    heard++;
     void Promise.resolve(wakes(message.payload ?? '')).then(
       (woken) => {
         if (woken) wakeup.signal();
@@ -52,11 +66,15 @@ async function openClient(url: string, applicationName: string, wakes: WakeDecis
     wakeup.signal();
   });
   await client.connect();
-  await client.query(`LISTEN ${APPENDED_CHANNEL}`);
+  // In one round trip; quoted, so that channel names keep their case.
+  await client.query(
+    input.channels.map((channel) => `LISTEN ${client.escapeIdentifier(channel)};`).join(' '),
+  );
   return {
     client,
     wakeup,
     failure: () => failure,
+    heard: () => heard,
     close: async () => {
       await client.end().catch(() => undefined);
     },
@@ -67,12 +85,16 @@ async function openClient(url: string, applicationName: string, wakes: WakeDecis
 export async function openListenerSession(
   url: string,
   filter: SubscriptionFilter | undefined,
+  notifyChannels: NotifyChannels,
 ): Promise<ListenerSession> {
   // Appends of events this subscriber's filter never delivers do not wake it.
-  const { wakeup, failure, close } = await openClient(url, 'event-store-catch-up', (payload) =>
-    wakesFor(filter, payload),
-  );
-  return { wakeup, failure, close };
+  const { wakeup, failure, heard, close } = await openClient({
+    url,
+    applicationName: 'event-store-catch-up',
+    channels: channelsToListen(filter, notifyChannels),
+    wakes: (payload) => wakesFor(filter, payload),
+  });
+  return { wakeup, failure, heard, close };
 }
 
 /** How old the list of a group's members may be when a notification is shared out. */
@@ -113,7 +135,7 @@ function groupMembers(
  * the message timeout instead.
  *
  * @example
- * const session = await openConsumerSession(url, { groupId: group.group_id, filter: group.filter });
+ * const session = await openConsumerSession(url, { groupId: group.group_id, filter: group.filter, loadMembers, notifyChannels: 'per-type' });
  */
 export async function openConsumerSession(
   url: string,
@@ -122,15 +144,24 @@ export async function openConsumerSession(
     filter: SubscriptionFilter;
     /** The group's members' pids (members.ts); not on this connection, see there. */
     loadMembers: () => Promise<readonly number[]>;
+    notifyChannels: NotifyChannels;
   },
 ): Promise<ConsumerSession> {
   let chosenOnly = false;
   // Set once this session is a member; until then every matching append wakes it.
   let chosen: ((payload: string) => Promise<boolean>) | undefined;
-  const opened = await openClient(url, 'event-store-consumer', (payload) => {
-    // Appends of events this consumer's filter never delivers do not wake it.
-    if (!wakesFor(group.filter, payload)) return false;
-    return chosenOnly && chosen !== undefined ? chosen(payload) : true;
+  const opened = await openClient({
+    url,
+    applicationName: 'event-store-consumer',
+    channels: [
+      ...channelsToListen(group.filter, group.notifyChannels),
+      groupChannel(group.groupId),
+    ],
+    wakes: (payload) => {
+      // Appends of events this consumer's filter never delivers do not wake it.
+      if (!wakesFor(group.filter, payload)) return false;
+      return chosenOnly && chosen !== undefined ? chosen(payload) : true;
+    },
   });
   const { client } = opened;
   try {
@@ -158,6 +189,7 @@ export async function openConsumerSession(
       consumerId,
       wakeup: opened.wakeup,
       failure: opened.failure,
+      heard: opened.heard,
       close: opened.close,
       wakeOnlyWhenChosen: (only) => {
         chosenOnly = only;

@@ -4,7 +4,7 @@
 // as a duplicate.
 import { sql, type Kysely } from 'kysely';
 import type { ParkedMessage } from '@effectively-once/event-store/port/subscription';
-import { APPENDED_CHANNEL } from './append-statement.js';
+import { APPENDED_CHANNEL, groupChannel } from './append-channels.js';
 import type { EventStoreTables } from './event-store.tables.js';
 import { loadGroup } from './groups.js';
 import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './read.js';
@@ -51,7 +51,8 @@ function selected(eventIds: readonly string[] | undefined) {
 
 /**
  * Makes the parked messages (all, or those of `eventIds`) deliverable again,
- * retry count back at zero, and wakes the consumers. A superseded one is
+ * retry count back at zero, and wakes the consumers (on the general channel
+ * and the group's own, append-channels.ts). A superseded one is
  * replayed too: it then comes back in its place in its key's order, before
  * the later messages still waiting.
  *
@@ -72,5 +73,6 @@ export async function replayParked(
        WHERE group_id = ${group_id} AND status = 'parked' AND ${selected(eventIds)}
       RETURNING 1
     )
-    SELECT pg_notify(${APPENDED_CHANNEL}, '') WHERE EXISTS (SELECT 1 FROM replayed)`.execute(db);
+    SELECT pg_notify(${APPENDED_CHANNEL}, ''), pg_notify(${groupChannel(group_id)}, '')
+     WHERE EXISTS (SELECT 1 FROM replayed)`.execute(db);
 }

@@ -49,6 +49,7 @@ import { toRecordedEvent } from './read.js';
 import { closableIterable } from './closable-iterable.js';
 import { handedOutDeliveries } from './handed-out.js';
 import type { WakeConsumers } from './wake-choice.js';
+import type { NotifyChannels } from './append-channels.js';
 
 interface PendingAck {
   groupId: number;
@@ -77,13 +78,15 @@ export interface PersistentSubscriptionOptions {
   wakeConsumers: WakeConsumers;
   /** Whether a poll nothing asked for first checks, without a commit, that a round would do anything. */
   idleCheck: boolean;
+  /** Which channels its session LISTENs to (append-channels.ts). */
+  notifyChannels: NotifyChannels;
 }
 
 const GROUP_REFRESH_MS = 1000;
 
 /**
  * @example
- * const subscription = openPersistentSubscription({ db, url, group: 'billing-v1', maxInFlight: undefined, canStart: undefined, pollIntervalMs: 500, onGroupPumped: undefined, ackDelayMs: 0, wakeConsumers: 'one', idleCheck: true });
+ * const subscription = openPersistentSubscription({ db, url, group: 'billing-v1', maxInFlight: undefined, canStart: undefined, pollIntervalMs: 500, onGroupPumped: undefined, ackDelayMs: 0, wakeConsumers: 'one', idleCheck: true, notifyChannels: 'per-type' });
  * for await (const delivery of subscription) await delivery.ack();
  */
 export function openPersistentSubscription(
@@ -285,6 +288,7 @@ export function openPersistentSubscription(
       groupId: group.group_id,
       filter: group.filter,
       loadMembers: () => loadGroupMembers(db, group.group_id),
+      notifyChannels: options.notifyChannels,
     });
     consumer.wakeOnlyWhenChosen(wakesOnlyTheChosen(group));
     session = consumer;

@@ -16,6 +16,7 @@ import { listParked, replayParked } from './parked.js';
 import { openPersistentSubscription } from './persistent-subscription.js';
 import { readAll, readStream } from './read.js';
 import type { WakeConsumers } from './wake-choice.js';
+import type { NotifyChannels } from './append-channels.js';
 
 /** The same database, with `synchronous_commit = off` for every session of the pool. */
 function withAsynchronousCommit(url: string): string {
@@ -54,6 +55,13 @@ export interface PostgresEventStoreOptions {
    * See docs/event-store.md, "A consumer's loop".
    */
   idleCheck?: boolean;
+  /**
+   * Which channels a subscriber LISTENs to: only its event types' channels
+   * when its filter names types ('per-type', the default), or every append
+   * ('one'). Appends are announced on both either way. See
+   * docs/event-store.md, "Wake-ups".
+   */
+  notifyChannels?: NotifyChannels;
 }
 
 /**
@@ -116,6 +124,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
           after: subscribeOptions.after,
           filter: subscribeOptions.filter,
           pollIntervalMs,
+          notifyChannels: options.notifyChannels ?? 'per-type',
           readIntervalMs: parseReadInterval(subscribeOptions.readIntervalMs),
         }),
       ),
@@ -135,6 +144,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
           ackDelayMs,
           wakeConsumers: options.wakeConsumers ?? 'one',
           idleCheck: options.idleCheck ?? true,
+          notifyChannels: options.notifyChannels ?? 'per-type',
         }),
       ),
     listParkedMessages: (group) => listParked(db, group),

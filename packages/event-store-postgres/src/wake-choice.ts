@@ -13,6 +13,7 @@
 // moment old leaves the message in the group, where the others' polls (each
 // poll interval) and its own next round find it; leases and their expiry
 // are untouched (ADR 0039).
+import { fnv1a32 } from './fnv1a.js';
 
 /**
  * Who answers an append: one consumer of each group per stream (the default),
@@ -39,15 +40,5 @@ export function isChosenToWake(input: {
   const { streams, members, self } = input;
   if (streams === undefined || streams.length === 0 || !members.includes(self)) return true;
   const sorted = [...members].sort((a, b) => a - b);
-  return streams.some((stream) => sorted[hash(stream) % sorted.length] === self);
-}
-
-/** FNV-1a, 32 bits: the same number for a stream name in every process. */
-function hash(text: string): number {
-  let value = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    value ^= text.charCodeAt(index);
-    value = Math.imul(value, 0x01000193) >>> 0;
-  }
-  return value;
+  return streams.some((stream) => sorted[fnv1a32(stream) % sorted.length] === self);
 }

@@ -55,6 +55,12 @@ const EventStoreEnv = z.object({
    */
   EVENTSTORE_IDLE_CHECK: z.enum(['on', 'off']).default('on'),
   /**
+   * Embedded store: whether a subscriber whose filter names event types
+   * LISTENs only to those types' channels ('per-type') or to every append
+   * ('one', for appenders older than the type channels).
+   */
+  EVENTSTORE_NOTIFY_CHANNELS: z.enum(['per-type', 'one']).default('per-type'),
+  /**
    * Embedded store: the size of each of its two pools (appends and reads;
    * subscription bookkeeping). Each consumer also holds one session of its own.
    */
@@ -70,6 +76,7 @@ export type EventStoreConfig =
       ackDelayMs: number;
       wakeConsumers: 'one' | 'all';
       idleCheck: boolean;
+      notifyChannels: 'per-type' | 'one';
       maxConnections: number;
     };
 
@@ -78,7 +85,7 @@ export type EventStoreConfig =
  * name and the rule.
  *
  * @example
- * const config = loadEventStoreConfig(); // { backend: 'postgres', maxEventBytes: 1048576, pollIntervalMs: 500, ackDelayMs: 100, wakeConsumers: 'one', idleCheck: true, maxConnections: 10 }
+ * const config = loadEventStoreConfig(); // { backend: 'postgres', maxEventBytes: 1048576, pollIntervalMs: 500, ackDelayMs: 100, wakeConsumers: 'one', idleCheck: true, notifyChannels: 'per-type', maxConnections: 10 }
  */
 export function loadEventStoreConfig(env: NodeJS.ProcessEnv = process.env): EventStoreConfig {
   const parsed = EventStoreEnv.safeParse({
@@ -88,6 +95,7 @@ export function loadEventStoreConfig(env: NodeJS.ProcessEnv = process.env): Even
     EVENTSTORE_ACK_DELAY_MS: env['EVENTSTORE_ACK_DELAY_MS'] || undefined,
     EVENTSTORE_WAKE_CONSUMERS: env['EVENTSTORE_WAKE_CONSUMERS'] || undefined,
     EVENTSTORE_IDLE_CHECK: env['EVENTSTORE_IDLE_CHECK'] || undefined,
+    EVENTSTORE_NOTIFY_CHANNELS: env['EVENTSTORE_NOTIFY_CHANNELS'] || undefined,
     EVENTSTORE_POOL_MAX: env['EVENTSTORE_POOL_MAX'] || undefined,
   });
   if (!parsed.success) {
@@ -106,6 +114,7 @@ export function loadEventStoreConfig(env: NodeJS.ProcessEnv = process.env): Even
         ackDelayMs: parsed.data.EVENTSTORE_ACK_DELAY_MS,
         wakeConsumers: parsed.data.EVENTSTORE_WAKE_CONSUMERS,
         idleCheck: parsed.data.EVENTSTORE_IDLE_CHECK === 'on',
+        notifyChannels: parsed.data.EVENTSTORE_NOTIFY_CHANNELS,
         maxConnections: parsed.data.EVENTSTORE_POOL_MAX,
       }
     : { backend: 'eventstoredb', connectionString, maxEventBytes };

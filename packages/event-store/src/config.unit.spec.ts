@@ -10,6 +10,7 @@ describe('loadEventStoreConfig', () => {
       ackDelayMs: 100,
       wakeConsumers: 'one',
       idleCheck: true,
+      notifyChannels: 'per-type',
       maxConnections: 10,
     });
   });
@@ -35,6 +36,15 @@ describe('loadEventStoreConfig', () => {
     });
     expect(() => loadEventStoreConfig({ EVENTSTORE_IDLE_CHECK: 'yes' })).toThrow(
       /EVENTSTORE_IDLE_CHECK/,
+    );
+  });
+
+  it('takes which channels subscribers listen on from EVENTSTORE_NOTIFY_CHANNELS, per-type or one', () => {
+    expect(loadEventStoreConfig({ EVENTSTORE_NOTIFY_CHANNELS: 'one' })).toMatchObject({
+      notifyChannels: 'one',
+    });
+    expect(() => loadEventStoreConfig({ EVENTSTORE_NOTIFY_CHANNELS: 'all' })).toThrow(
+      /EVENTSTORE_NOTIFY_CHANNELS/,
     );
   });
 

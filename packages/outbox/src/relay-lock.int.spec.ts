@@ -3,11 +3,11 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';
 import type { OutboxTables } from './outbox.table.js';
-import { RELAY_APPLICATION_NAME } from './relay-lock.js';
+import { RELAY_APPLICATION_NAME, sessionLock } from './relay-lock.js';
 import {
   enqueueCommitted,
   newStream,
@@ -186,6 +186,40 @@ describe('the session lock', () => {
       expect(holders.map((holder) => holder.applicationName)).toEqual([RELAY_APPLICATION_NAME]);
     } finally {
       await Promise.all([a.close(), relayB.close()]);
+    }
+  });
+
+  it('is the only one listening: a standby hears no new rows until it takes the lock', async () => {
+    // Given relay A's lock taken and relay B's found held
+    let heardByA = 0;
+    let heardByB = 0;
+    const lockOf = (onNotification: () => void) =>
+      sessionLock({ url, onNotification, provenForMs: 60_000, log: silent });
+    const a = lockOf(() => heardByA++);
+    const b = lockOf(() => heardByB++);
+    const held = () => Promise.resolve(true);
+    try {
+      expect(await a.withLock(held)).toBe(true);
+      expect(await b.withLock(held)).toBeUndefined();
+
+      // When rows commit in three transactions
+      for (let index = 0; index < 3; index++) {
+        await enqueueCommitted(db, [thingHappened(newStream(), 0)]);
+      }
+
+      // Then A hears each and B none: a round trip on B's session comes back
+      // after any notification its backend had to send it
+      await vi.waitFor(() => expect(heardByA).toBe(3));
+      expect(await b.withLock(held)).toBeUndefined();
+      expect(heardByB).toBe(0);
+
+      // And once A lets go, B takes the lock and from then on hears new rows
+      await a.close();
+      expect(await b.withLock(held)).toBe(true);
+      await enqueueCommitted(db, [thingHappened(newStream(), 0)]);
+      await vi.waitFor(() => expect(heardByB).toBe(1));
+    } finally {
+      await Promise.all([a.close(), b.close()]);
     }
   });
 

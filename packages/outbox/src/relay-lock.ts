@@ -53,7 +53,6 @@ async function openSession(input: {
   });
   try {
     await client.connect();
-    await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
   } catch (error) {
     await client.end().catch(() => undefined);
     throw error;
@@ -73,7 +72,15 @@ async function openSession(input: {
               'SELECT pg_try_advisory_lock($1::bigint) AS locked',
               [RELAY_LOCK_KEY],
             );
+        const taken = !held && rows[0]?.locked === true;
         held = rows[0]?.locked === true;
+        // Only the holder listens. A standby that heard every new row would
+        // answer each with a try of the lock, a round trip (and a wake-up of
+        // its backend) for nothing while the holder lives; it takes over at
+        // its next poll instead. Listening once the lock is
+        // taken loses nothing: the batch that follows reads every row
+        // committed before the LISTEN, and those after it are notified.
+        if (taken) await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
         provenAt = performance.now();
         return held;
       } catch (error) {
@@ -111,9 +118,11 @@ function openWorkConnection(url: string): Kysely<OutboxTables> {
 
 /**
  * The lock on a connection of the relay's own, which also LISTENs for new
- * rows. The active relay keeps it until it closes or dies: when its process
- * is killed the kernel closes the socket, the server ends the session and a
- * standby takes the lock at its next poll. A broken session is reopened.
+ * rows once it holds the lock. The active relay keeps it until it closes or
+ * dies: when its process is killed the kernel closes the socket, the server
+ * ends the session and a standby takes the lock at its next poll (a standby
+ * does not listen, so only the poll interval bounds the takeover). A broken
+ * session is reopened.
  * The work runs on a second connection of the relay's (openWorkConnection).
  */
 export function sessionLock(input: {

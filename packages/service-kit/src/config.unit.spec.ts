@@ -28,6 +28,7 @@ describe('loadServiceConfig', () => {
         pollIntervalMs: 500,
         wakeConsumers: 'one',
         idleCheck: true,
+        notifyChannels: 'per-type',
         ackDelayMs: 100,
         maxConnections: 10,
       },

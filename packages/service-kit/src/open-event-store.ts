@@ -36,6 +36,7 @@ export async function openEventStore(input: {
         ackDelayMs: config.ackDelayMs,
         wakeConsumers: config.wakeConsumers,
         idleCheck: config.idleCheck,
+        notifyChannels: config.notifyChannels,
         maxConnections: config.maxConnections,
       });
     }

@@ -44,6 +44,7 @@ describe('openEventStore', () => {
         ackDelayMs: 0,
         wakeConsumers: 'one',
         idleCheck: true,
+        notifyChannels: 'per-type',
         maxConnections: 10,
       },
       postgresUrl: 'postgres://127.0.0.1:1/none',
@@ -58,6 +59,7 @@ describe('openEventStore', () => {
         ackDelayMs: 0,
         wakeConsumers: 'one',
         idleCheck: true,
+        notifyChannels: 'per-type',
         maxConnections: 10,
       },
     ]);

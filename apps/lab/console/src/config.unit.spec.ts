@@ -24,6 +24,7 @@ describe('loadConsoleConfig', () => {
         pollIntervalMs: 500,
         wakeConsumers: 'one',
         idleCheck: true,
+        notifyChannels: 'per-type',
         ackDelayMs: 100,
         maxConnections: 10,
       },

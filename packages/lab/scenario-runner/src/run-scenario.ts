@@ -49,6 +49,7 @@ export const DEFAULT_RUN_OPTIONS: RunOptions = {
     ackDelayMs: 0,
     wakeConsumers: 'one',
     idleCheck: true,
+    notifyChannels: 'per-type',
     maxConnections: 10,
   },
 };

@@ -34,6 +34,7 @@ function setUp(
       ackDelayMs: 0,
       wakeConsumers: 'one',
       idleCheck: true,
+      notifyChannels: 'per-type',
       maxConnections: 10,
     },
     log: Fastify({ logger: false }).log,

@@ -32,6 +32,7 @@ function setUp(stack: StackTarget = labStack) {
       ackDelayMs: 0,
       wakeConsumers: 'one',
       idleCheck: true,
+      notifyChannels: 'per-type',
       maxConnections: 10,
     },
     log: Fastify({ logger: false }).log,
