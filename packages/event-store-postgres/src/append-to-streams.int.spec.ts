@@ -11,7 +11,7 @@ import type { StreamAppend } from '@effectively-once/event-store/port/event-stor
 import { DEFAULT_MAX_EVENT_BYTES } from '@effectively-once/event-store/port/validate-append';
 import { newEvent, newEvents, uniqueName } from '@effectively-once/event-store/testing';
 import { announcedStreams } from './append-announcement.js';
-import { APPENDED_CHANNEL } from './append-statement.js';
+import { APPENDED_CHANNEL } from './append-channels.js';
 import { appendToStreams } from './append-to-streams.js';
 import type { EventStoreTables } from './event-store.tables.js';
 import { holdAppendOpen } from './testing/hold-append-open.js';
