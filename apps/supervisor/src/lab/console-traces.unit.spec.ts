@@ -22,6 +22,23 @@ describe('the console as the stack’s trace collector', () => {
     }
   });
 
+  it('has them exported in batches of up to 2,048 spans, unless the user set the sizes', () => {
+    for (const process of defineLabStack(withConsole)) {
+      expect(process.env).toMatchObject({
+        OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048',
+        OTEL_BSP_MAX_QUEUE_SIZE: '8192',
+      });
+    }
+    const userSized = defineLabStack({
+      ...withConsole,
+      inheritedEnv: { PATH: '/usr/bin', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '512' },
+    });
+    for (const process of userSized) {
+      expect(process.env['OTEL_BSP_MAX_EXPORT_BATCH_SIZE']).toBe('512');
+      expect(process.env['OTEL_BSP_MAX_QUEUE_SIZE']).toBe('8192');
+    }
+  });
+
   it('gives way to the user’s endpoint: every process exports there instead', () => {
     const specs = defineLabStack({
       ...withConsole,
