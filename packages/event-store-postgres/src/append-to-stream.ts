@@ -17,10 +17,28 @@ import { runAppendStatement, type AppendOutcome, type ExistingEvent } from './ap
 import type { EventStoreTables } from './event-store.tables.js';
 
 /** A lost race re-runs the statement, which then sees the winner; more than a few means a bug. */
-export const MAX_STATEMENT_ATTEMPTS = 5;
+const MAX_STATEMENT_ATTEMPTS = 5;
 
-export function isUniqueViolation(error: unknown): boolean {
+function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'code' in error && error.code === '23505';
+}
+
+/**
+ * Runs an append statement, and again after a lost race: another writer took
+ * a revision first (23505), the statement rolled back, and its next run sees
+ * the winner and decides from that.
+ *
+ * @example
+ * const outcome = await retryLostRace(() => runAppendStatement(db, input));
+ */
+export async function retryLostRace<T>(statement: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await statement();
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= MAX_STATEMENT_ATTEMPTS) throw error;
+    }
+  }
 }
 
 function holds(expected: ExpectedRevision, current: bigint | null): boolean {
@@ -110,12 +128,8 @@ export async function appendToStream(
   const expected = parseExpectedRevision(input.expectedRevision);
   const events = validateAppend(input.streamName, input.events, input.maxEventBytes);
   const { streamName } = input;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const outcome = await runAppendStatement(db, { streamName, events, expected });
-      return decide(streamName, events, expected, outcome);
-    } catch (error) {
-      if (!isUniqueViolation(error) || attempt >= MAX_STATEMENT_ATTEMPTS) throw error;
-    }
-  }
+  const outcome = await retryLostRace(() =>
+    runAppendStatement(db, { streamName, events, expected }),
+  );
+  return decide(streamName, events, expected, outcome);
 }

@@ -4,7 +4,7 @@ import type { SettledAppend, StreamAppend } from '@effectively-once/event-store/
 import { parseExpectedRevision } from '@effectively-once/event-store/port/expected-revision';
 import { validateAppend } from '@effectively-once/event-store/port/validate-append';
 import { runAppendsStatement, type ValidStreamAppend } from './append-streams-statement.js';
-import { decide, isUniqueViolation, MAX_STATEMENT_ATTEMPTS } from './append-to-stream.js';
+import { decide, retryLostRace } from './append-to-stream.js';
 import type { EventStoreTables } from './event-store.tables.js';
 
 type Checked = ValidStreamAppend | PromiseRejectedResult;
@@ -22,17 +22,6 @@ function check(append: StreamAppend, maxEventBytes: number): Checked {
   }
 }
 
-/** The statement, run again after a lost race (23505), which rolled every stream of it back. */
-async function runWithRetries(db: Kysely<EventStoreTables>, appends: readonly ValidStreamAppend[]) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await runAppendsStatement(db, appends);
-    } catch (error) {
-      if (!isUniqueViolation(error) || attempt >= MAX_STATEMENT_ATTEMPTS) throw error;
-    }
-  }
-}
-
 /** Each valid append's outcome; a statement that fails (a lost connection) fails every stream of it. */
 async function settleValid(
   db: Kysely<EventStoreTables>,
@@ -41,7 +30,8 @@ async function settleValid(
   const settled = new Map<ValidStreamAppend, SettledAppend>();
   if (appends.length === 0) return settled;
   try {
-    const outcomes = await runWithRetries(db, appends);
+    // A lost race rolled every stream of the statement back: all run again.
+    const outcomes = await retryLostRace(() => runAppendsStatement(db, appends));
     appends.forEach((append, index) => {
       const outcome = outcomes[index];
       try {
