@@ -34,10 +34,10 @@ const OPTIONAL_PACKAGES = ['@effectively-once/event-store-postgres'];
 /**
  * Left external too when the build is traced: the pg instrumentation can only
  * wrap a `pg` that Node loads as a module of its own, not one inlined in a
- * bundle, and the loader hook and the instrumentations must share one copy of
- * import-in-the-middle's registry (docs/adr/0033).
+ * bundle; its CommonJS files then load through `require`, where the
+ * instrumentation patches them (docs/adr/0046).
  */
-const TRACED_EXTERNAL = ['pg', 'import-in-the-middle'];
+const TRACED_EXTERNAL = ['pg'];
 
 /**
  * Loaded with `--import` before each process's code: it starts tracing when

@@ -1,7 +1,6 @@
 // The few npm packages the image keeps outside its bundles, with everything
-// they depend on: tracing must see `pg` load as a module of its own, and the
-// loader hook must share import-in-the-middle's registry with the
-// instrumentations (docs/adr/0033). Copied into the image's node_modules, flat,
+// they depend on: tracing must see `pg` load as a module of its own
+// (docs/adr/0033, 0046). Copied into the image's node_modules, flat,
 // from the folders the build resolved them to.
 import { access, cp, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';

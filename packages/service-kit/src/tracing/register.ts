@@ -1,18 +1,15 @@
 // Loaded with `node --import` before a process's own modules (the supervisor
-// passes it to every child, bundled or through tsx; docs/adr/0033): an
-// instrumentation can only wrap a module it sees being loaded. The ESM loader
-// hook of import-in-the-middle shows it `pg`, which the bundles import as an
-// ES module; node:http comes through `require` and is seen without it.
+// passes it to every child, bundled or through tsx; docs/adr/0033, 0046): an
+// instrumentation can only wrap a module it sees being loaded, and it sees
+// them all through `require`. `pg` is an ES module wrapper around CommonJS
+// files: its `lib/client.js`, required by its `lib/index.js`, is the file the
+// pg instrumentation patches. node:http comes through the `require` of the
+// CommonJS code that uses it, and fetch reports through diagnostics channels.
+// So no ES module loader hook: none of the hook thread each start waited for.
 // Without an exporter configured (config.ts) it does nothing and loads nothing.
-import { register } from 'node:module';
 import { tracingEnabled } from './config.js';
 
 if (tracingEnabled()) {
-  const { createAddHookMessageChannel } = await import('import-in-the-middle');
-  // Only the modules an instrumentation asks for are wrapped, not every import.
-  const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
-  register('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
   const { startTracing } = await import('./start-tracing.js');
   startTracing();
-  await waitForAllMessagesAcknowledged();
 }
