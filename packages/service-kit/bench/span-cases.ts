@@ -5,6 +5,7 @@
 import { AsyncLocalStorage, executionAsyncId } from 'node:async_hooks';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { context, SpanKind, trace } from '@opentelemetry/api';
@@ -23,12 +24,22 @@ export interface CaseResult {
   microseconds: number;
   /** Of which system time (the kernel's: socket writes and reads, wake-ups), the median of the runs. */
   systemMicroseconds: number;
+  /** Of which the garbage collector's pauses on the main thread, the median of the runs. */
+  gcMicroseconds: number;
 }
 
 interface CpuSample {
   total: number;
   system: number;
+  gc: number;
 }
+
+/** The garbage collector's pauses so far, in µs (the observer's entries come a turn late). */
+let gcPauses = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcPauses += entry.duration * 1_000;
+}).observe({ entryTypes: ['gc'] });
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 interface Case {
   name: string;
@@ -43,10 +54,17 @@ async function promiseHooksOn(): Promise<boolean> {
 }
 
 async function cpuPerStep(iterations: number, step: () => Promise<unknown>): Promise<CpuSample> {
+  await nextTurn();
+  const gcBefore = gcPauses;
   const start = process.cpuUsage();
   for (let index = 0; index < iterations; index++) await step();
   const used = process.cpuUsage(start);
-  return { total: (used.user + used.system) / iterations, system: used.system / iterations };
+  await nextTurn();
+  return {
+    total: (used.user + used.system) / iterations,
+    system: used.system / iterations,
+    gc: (gcPauses - gcBefore) / iterations,
+  };
 }
 
 function median(samples: number[]): number {
@@ -95,6 +113,7 @@ async function timeGroup(cases: Case[], iterations: number, runs: number): Promi
     name,
     microseconds: median((samples[index] ?? []).map((sample) => sample.total)),
     systemMicroseconds: median((samples[index] ?? []).map((sample) => sample.system)),
+    gcMicroseconds: median((samples[index] ?? []).map((sample) => sample.gc)),
   }));
 }
 
@@ -202,8 +221,6 @@ function spanCases(): Case[] {
   ];
 }
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** A statement's text as long as the claim's: most of a `pg` span's exported bytes. */
 const STATEMENT_TEXT = `insert into processed_message (consumer, message_id, claimed_at) values ($1, $2, now()) on conflict (consumer, message_id) do nothing returning ${'x, '.repeat(150)}1`;
 
@@ -238,6 +255,31 @@ function exportedSpanCases(): Case[] {
           })
           .end();
         return nextTurn();
+      },
+    },
+  ];
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A consumer's pace rather than a loop's: a delivery's transaction every
+ * 10 ms, about 500 spans a second (the order service makes some 300 at
+ * 10 orders/s). The batch processor then holds each span until its schedule
+ * (OTEL_BSP_SCHEDULE_DELAY) rather than a full batch sending it at once, so
+ * the collector's share is a service's: spans that live for seconds.
+ */
+function pacedCases(db: Kysely<unknown>): Case[] {
+  let index = 0;
+  return [
+    {
+      name: 'paced: kysely txn in a delivery span, every 10 ms',
+      step: async () => {
+        await inDeliverySpan(
+          { consumer: 'payment', delivery: fakeDelivery(index++), compensation: false },
+          () => consumerTransaction(db, index++),
+        );
+        await pause(10);
       },
     },
   ];
@@ -353,6 +395,7 @@ export async function runSpanCases(input: {
   results.push(...(await timeGroup(chosen(spanCases()), 20_000, runs)));
   results.push(...(await timeGroup(chosen(exportedSpanCases()), 5_000, runs)));
   results.push(...(await timeGroup(chosen(transactionCases(db)), 300, runs)));
+  results.push(...(await timeGroup(chosen(pacedCases(db)), 500, runs)));
   const statements = await statementCases(input.databaseUrl);
   results.push(...(await timeGroup(chosen(statements.cases), 1_000, runs)));
   await statements.close();

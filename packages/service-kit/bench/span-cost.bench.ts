@@ -20,11 +20,15 @@ const SELF = fileURLToPath(import.meta.url);
 /**
  * The traced modes: `on` as the stack runs (exported with the console's batch
  * sizes); `unsampled` records no span: the instrumentations still wrap every
- * statement and carry the context, but nothing is recorded or exported.
+ * statement and carry the context, but nothing is recorded or exported;
+ * `on-500ms` exports every half second rather than every 5 s (the SDK's
+ * default), so that a span is garbage sooner.
  */
 const MODE_ENV: Record<string, NodeJS.ProcessEnv> = {
   on: {},
   unsampled: { OTEL_TRACES_SAMPLER: 'always_off' },
+  'on-500ms': { OTEL_BSP_SCHEDULE_DELAY: '500' },
+  'on-100ms': { OTEL_BSP_SCHEDULE_DELAY: '100' },
 };
 
 function median(values: number[]): number {
@@ -152,7 +156,7 @@ async function parent(): Promise<void> {
     const distinct = [...results.keys()];
     const names = [...new Set([...results.values()].flat(2).map((result) => result.name))];
     console.log(
-      `\nCPU µs per iteration (of which system), median of ${values.runs} runs per child:`,
+      `\nCPU µs per iteration (of which system, and GC pauses), median of ${values.runs} runs per child:`,
     );
     console.log(
       ['case', ...distinct.map((mode) => `${mode} ×${String(results.get(mode)?.length)}`)].join(
@@ -167,7 +171,8 @@ async function parent(): Promise<void> {
         if (found.length === 0) return '-';
         const total = median(found.map((result) => result.microseconds));
         const system = median(found.map((result) => result.systemMicroseconds));
-        return `${total.toFixed(1)} (${system.toFixed(1)})`;
+        const gc = median(found.map((result) => result.gcMicroseconds));
+        return `${total.toFixed(1)} (${system.toFixed(1)}, gc ${gc.toFixed(1)})`;
       });
       console.log([name, ...cells].join('\t'));
     }
