@@ -22,19 +22,25 @@ describe('the console as the stack’s trace collector', () => {
     }
   });
 
-  it('has them exported in batches of up to 2,048 spans, unless the user set the sizes', () => {
+  it('has them exported every 500 ms in batches of up to 2,048 spans, unless the user set these', () => {
     for (const process of defineLabStack(withConsole)) {
       expect(process.env).toMatchObject({
         OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048',
         OTEL_BSP_MAX_QUEUE_SIZE: '8192',
+        OTEL_BSP_SCHEDULE_DELAY: '500',
       });
     }
     const userSized = defineLabStack({
       ...withConsole,
-      inheritedEnv: { PATH: '/usr/bin', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '512' },
+      inheritedEnv: {
+        PATH: '/usr/bin',
+        OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '512',
+        OTEL_BSP_SCHEDULE_DELAY: '5000',
+      },
     });
     for (const process of userSized) {
       expect(process.env['OTEL_BSP_MAX_EXPORT_BATCH_SIZE']).toBe('512');
+      expect(process.env['OTEL_BSP_SCHEDULE_DELAY']).toBe('5000');
       expect(process.env['OTEL_BSP_MAX_QUEUE_SIZE']).toBe('8192');
     }
   });
