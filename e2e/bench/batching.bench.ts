@@ -21,14 +21,27 @@ import {
   type ResourceUse,
 } from './resource-usage.js';
 import { offerLoad, post, processesOf, type LoadResult } from './saga-load.js';
+import {
+  formatStatements,
+  readStatementCounts,
+  startCountingStatements,
+  statementsPerOrder,
+  STATEMENT_COUNTING_SETTINGS,
+  type StatementCounts,
+} from './statement-counts.js';
 
 const BENCHMARKS_FILE = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
 const BATCH_SIZE = { off: 1, on: DEFAULT_CONSUMER_CONFIG.batchSize } as const;
 type Batching = keyof typeof BATCH_SIZE;
 
-// `--loads 25,40` runs only those rows; `--no-docs` prints without touching docs/benchmarks.md.
+// `--loads 25,40` runs only those rows; `--no-docs` prints without touching docs/benchmarks.md;
+// `--statements` also prints, per row, the event store's statements per order (pg_stat_statements).
 const { values: ARGS } = parseArgs({
-  options: { loads: { type: 'string' }, 'no-docs': { type: 'boolean', default: false } },
+  options: {
+    loads: { type: 'string' },
+    'no-docs': { type: 'boolean', default: false },
+    statements: { type: 'boolean', default: false },
+  },
 });
 const LOADS = (ARGS.loads ?? '10,25,40').split(',').map((text) => {
   const perSecond = Number(text);
@@ -63,6 +76,7 @@ async function measureStack(batching: Batching): Promise<Row[]> {
       STACK_DURABILITY: 'durable',
       LOG_LEVEL: 'warn',
       CONSUMER_BATCH_SIZE: String(BATCH_SIZE[batching]),
+      ...(ARGS.statements ? { STACK_POSTGRES_SETTINGS: STATEMENT_COUNTING_SETTINGS } : {}),
     },
   });
   const store = createPostgresEventStore({ url: stack.databases.eventStore });
@@ -71,6 +85,9 @@ async function measureStack(batching: Batching): Promise<Row[]> {
   try {
     await observer.connect();
     await countFunctionCalls(observer);
+    if (ARGS.statements) await startCountingStatements(observer);
+    const statements = async (): Promise<StatementCounts> =>
+      ARGS.statements ? readStatementCounts(observer) : new Map();
     await post(
       stack.gatewayUrl,
       `/api/inventory/${PLAN.sku}/restock`,
@@ -81,6 +98,7 @@ async function measureStack(batching: Batching): Promise<Row[]> {
     const snapshot = async () => ({
       resources: await snapshotResources(processesOf(stack), observer),
       allCommits: await allDatabaseCommits(observer),
+      statements: await statements(),
     });
     // What the idle stack does in one settling wait, subtracted from each row's counts.
     await settle();
@@ -89,6 +107,12 @@ async function measureStack(batching: Batching): Promise<Row[]> {
     const idleTo = await snapshot();
     const idle = diffResources(idleFrom.resources, idleTo.resources);
     const idleAllCommits = idleTo.allCommits - idleFrom.allCommits;
+    const idleStatements = new Map(
+      [...idleTo.statements].map(([statement, calls]) => [
+        statement,
+        calls - (idleFrom.statements.get(statement) ?? 0),
+      ]),
+    );
     const rows: Row[] = [];
     let before = idleTo;
     for (const load of LOADS) {
@@ -113,10 +137,21 @@ async function measureStack(batching: Batching): Promise<Row[]> {
         used,
         allCommits: settled.allCommits - before.allCommits - idleAllCommits,
       });
-      before = settled;
       process.stdout.write(
         `  batching ${batching}, ${String(load.perSecond)}/s: ${String(result.confirmed)} confirmed, p99 ${result.latency.p99.toFixed(0)} ms, ${(used.totalCpuMs / Math.max(1, result.confirmed)).toFixed(1)} ms CPU per order, load average ${(loadavg()[0] ?? 0).toFixed(1)}\n`,
       );
+      if (ARGS.statements) {
+        const perOrder = statementsPerOrder(
+          before.statements,
+          settled.statements,
+          idleStatements,
+          result.confirmed,
+        );
+        process.stdout.write(
+          `  the event store's statements per order:\n${formatStatements(perOrder)}\n`,
+        );
+      }
+      before = settled;
     }
     return rows;
   } finally {

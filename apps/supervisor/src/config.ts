@@ -45,6 +45,26 @@ const SupervisorEnv = z.object({
   /** Embedded server: keep the cluster here across runs (temporary and deleted on exit when unset). */
   STACK_DATA_DIR: z.string().min(1).optional(),
   /**
+   * Embedded server: more settings, `name=value` separated by `;`, e.g.
+   * `shared_preload_libraries=pg_stat_statements` for the batching bench's
+   * `--statements`. Ignored with DATABASE_URL (that server is configured by its owner).
+   */
+  STACK_POSTGRES_SETTINGS: z
+    .string()
+    .optional()
+    .transform((text) => (text ?? '').split(';').map((setting) => setting.trim()))
+    .transform((settings) => settings.filter((setting) => setting !== ''))
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            /^[a-z][a-z0-9_.]*=[^=]+$/i,
+            'each setting is name=value, separated by ";" (e.g. shared_preload_libraries=pg_stat_statements)',
+          ),
+      ),
+    ),
+  /**
    * `bundle`: each process runs an esbuild bundle of its TypeScript, built at
    * start (ADR 0013). `tsx`: each process transforms its TypeScript as it loads
    * it, as in development; seconds slower to start.

@@ -24,6 +24,18 @@ describe('loadSupervisorConfig', () => {
     );
   });
 
+  it('given STACK_POSTGRES_SETTINGS, then the embedded server gets each name=value; unset, none', () => {
+    expect(
+      loadSupervisorConfig({
+        STACK_POSTGRES_SETTINGS: 'shared_preload_libraries=pg_stat_statements; work_mem=8MB;',
+      }).STACK_POSTGRES_SETTINGS,
+    ).toEqual(['shared_preload_libraries=pg_stat_statements', 'work_mem=8MB']);
+    expect(loadSupervisorConfig({}).STACK_POSTGRES_SETTINGS).toEqual([]);
+    expect(() => loadSupervisorConfig({ STACK_POSTGRES_SETTINGS: 'fsync off' })).toThrow(
+      /STACK_POSTGRES_SETTINGS.*name=value/,
+    );
+  });
+
   it('passes the event-store selection to the children but never the server-wide DATABASE_URL', () => {
     const config = loadSupervisorConfig({
       EVENTSTORE_CONNECTION_STRING: 'esdb://localhost:2113?tls=false',

@@ -294,6 +294,7 @@ async function main(): Promise<void> {
     startPostgres({
       durability: config.STACK_DURABILITY,
       ...(config.STACK_DATA_DIR === undefined ? {} : { dataDir: config.STACK_DATA_DIR }),
+      settings: config.STACK_POSTGRES_SETTINGS,
     }),
   );
   supervisedPostgres = keepPostgresRunning(postgres);

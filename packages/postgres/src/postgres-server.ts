@@ -30,6 +30,8 @@ export interface StartPostgresOptions {
   durability?: Durability;
   /** Where an embedded server keeps its data between runs; temporary when absent. */
   dataDir?: string;
+  /** Embedded only: more server settings, `name=value` each (EmbeddedPostgresOptions). */
+  settings?: readonly string[];
   env?: NodeJS.ProcessEnv;
 }
 
@@ -55,6 +57,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   const embedded = await startEmbeddedPostgres({
     ...(options.durability === undefined ? {} : { durability: options.durability }),
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+    ...(options.settings === undefined ? {} : { settings: options.settings }),
   });
   return {
     adminUrl: embedded.url,

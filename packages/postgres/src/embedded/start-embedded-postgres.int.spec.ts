@@ -34,6 +34,23 @@ describe('startEmbeddedPostgres', () => {
     }
   });
 
+  it('starts the server with the extra settings it is given, which win over the defaults', async () => {
+    const server = await startEmbeddedPostgres({
+      durability: 'fast-for-tests',
+      settings: ['shared_preload_libraries=pg_stat_statements', 'max_connections=42'],
+    });
+    try {
+      await query(server.url, 'CREATE EXTENSION pg_stat_statements');
+      const rows = await query(
+        server.url,
+        "SELECT current_setting('max_connections') AS connections, count(*)::int >= 0 AS counted FROM pg_stat_statements",
+      );
+      expect(rows).toEqual([{ connections: '42', counted: true }]);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('two servers started together get different ports and directories', async () => {
     const [a, b] = await Promise.all([
       startEmbeddedPostgres({ durability: 'fast-for-tests' }),

@@ -29,6 +29,12 @@ export interface EmbeddedPostgresOptions {
   durability?: Durability;
   /** A fixed port; by default a free one is picked. */
   port?: number;
+  /**
+   * More server settings, `name=value` each, given as `-c` flags after the
+   * defaults (so they win): e.g. `shared_preload_libraries=pg_stat_statements`
+   * for a bench that counts statements.
+   */
+  settings?: readonly string[];
 }
 
 export interface EmbeddedPostgres {
@@ -58,7 +64,7 @@ export interface PostgresRestart {
 const GUARDIAN = fileURLToPath(new URL('./guardian.mjs', import.meta.url));
 const START_ATTEMPTS = 3;
 
-function serverFlags(durability: Durability): string[] {
+function serverFlags(durability: Durability, settings: readonly string[]): string[] {
   const flags = [
     'listen_addresses=127.0.0.1',
     // TCP only: no socket file in /tmp to collide with another run's server.
@@ -68,6 +74,7 @@ function serverFlags(durability: Durability): string[] {
   if (durability === 'fast-for-tests') {
     flags.push('fsync=off', 'full_page_writes=off');
   }
+  flags.push(...settings);
   return flags.flatMap((flag) => ['-c', flag]);
 }
 
@@ -160,7 +167,7 @@ async function startOnce(
     port,
     password,
     persistent: options.dataDir !== undefined,
-    flags: serverFlags(options.durability ?? 'durable'),
+    flags: serverFlags(options.durability ?? 'durable', options.settings ?? []),
   };
   const guardian = fork(GUARDIAN, [], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
