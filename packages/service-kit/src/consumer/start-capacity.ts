@@ -5,14 +5,20 @@
 // wait past its lease and reach a peer out of order.
 
 export interface StartCapacity {
-  /** A batch's worth of messages for each slot that is free and not taken by the batch being put together. */
-  now: () => number;
   /**
-   * Told when a batch starts being put together and when it is handed on. It
-   * takes a free slot: a lease asked for meanwhile answers after the batch
-   * closed, so it is for the next slot.
+   * A batch's worth of messages for each free slot, less the messages the
+   * consumer has already read and not yet handed to a slot (they are for
+   * those slots).
    */
-  assembling: (open: boolean) => void;
+  now: () => number;
+  /** Told how many deliveries the consumer holds, read from the store and not yet handed to a slot. */
+  holding: (count: number) => void;
+  /**
+   * Slots free to start a batch now: what is ready is shared among them
+   * (deliveryBatches, ADR 0045), so that a message a free slot could start
+   * does not wait in another slot's batch.
+   */
+  freeSlots: () => number;
 }
 
 /**
@@ -30,14 +36,13 @@ export function startCapacity(input: {
    */
   working: () => number;
 }): StartCapacity {
-  let open = false;
+  let held = 0;
+  const freeSlots = (): number => Math.max(0, input.concurrency - input.working());
   return {
-    now: () => {
-      const freeSlots = input.concurrency - input.working() - (open ? 1 : 0);
-      return Math.max(0, freeSlots) * input.batchSize;
+    now: () => Math.max(0, freeSlots() * input.batchSize - held),
+    holding: (count) => {
+      held = count;
     },
-    assembling: (value) => {
-      open = value;
-    },
+    freeSlots,
   };
 }

@@ -169,7 +169,8 @@ async function consumeDeliveries(
   const batches = deliveryBatches(source, {
     maxSize: loop.batchSize,
     keyOf: loop.keyOf,
-    assembling: capacity.assembling,
+    holding: capacity.holding,
+    freeSlots: capacity.freeSlots,
   });
   try {
     for (let batch = await batches.next(); batch !== undefined; batch = await batches.next()) {
