@@ -25,8 +25,9 @@ const NOT_READY = Symbol('not ready');
 /**
  * Batches of up to `maxSize` deliveries, the ready ones spread over the free
  * slots. Two deliveries with one ordering key never share a batch: the later
- * one opens a later batch, so it runs only after the earlier one's batch
- * committed (or handled it alone).
+ * one opens a later batch. That batch may start in another slot at once, so
+ * what keeps a key's messages in order is the store, which hands out a key's
+ * next message only once the one before is settled (docs/ordering-keys.md).
  *
  * @example
  * const batches = deliveryBatches(subscription, { maxSize: 16, keyOf: () => undefined, freeSlots: () => 4 - inFlight.working() });
@@ -37,11 +38,10 @@ export function deliveryBatches(
   options: {
     maxSize: number;
     keyOf: (delivery: Delivery) => string | undefined;
-    /**
-     * Told how many deliveries it holds, read and not yet in a returned batch:
-     * the store leases no more than the free slots' room less these (StartCapacity).
-     */
-    holding?: (count: number) => void;
+    /** Told when a batch starts being put together and when it is complete (StartCapacity). */
+    assembling?: (open: boolean) => void;
+    /** Told how many deliveries are read ahead, in no batch yet: the store leases less by them. */
+    readAhead?: (count: number) => void;
     /**
      * Slots free to start a batch now, the one being put together included.
      * Absent: one, so a batch takes all that is ready up to `maxSize`.
@@ -83,8 +83,7 @@ export function deliveryBatches(
       const delivery = await readyNow();
       if (delivery === NOT_READY || delivery === undefined) return;
       ready.push(delivery);
-      // The head and what is read ahead: the round a read may start leases less by them.
-      options.holding?.(ready.length + 1);
+      options.readAhead?.(ready.length);
     }
   };
 
@@ -109,13 +108,15 @@ export function deliveryBatches(
       const head = await first();
       if (head === undefined) return undefined;
       if (options.maxSize === 1) return [head];
+      options.assembling?.(true);
+      options.readAhead?.(ready.length);
       try {
         const freeSlots = slots();
-        options.holding?.(ready.length + 1);
         await readAhead(freeSlots * options.maxSize - 1);
         return batchFrom(head, freeSlots);
       } finally {
-        options.holding?.(ready.length);
+        options.readAhead?.(ready.length);
+        options.assembling?.(false);
       }
     },
     async return() {

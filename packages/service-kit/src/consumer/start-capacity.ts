@@ -6,17 +6,23 @@
 
 export interface StartCapacity {
   /**
-   * A batch's worth of messages for each free slot, less the messages the
-   * consumer has already read and not yet handed to a slot (they are for
-   * those slots).
+   * A batch's worth of messages for each slot that is free and not taken by
+   * the batch being put together, less the deliveries read ahead for those
+   * slots and not yet handed to one.
    */
   now: () => number;
-  /** Told how many deliveries the consumer holds, read from the store and not yet handed to a slot. */
-  holding: (count: number) => void;
   /**
-   * Slots free to start a batch now: what is ready is shared among them
-   * (deliveryBatches, ADR 0045), so that a message a free slot could start
-   * does not wait in another slot's batch.
+   * Told when a batch starts being put together and when it is handed on. It
+   * takes a free slot: a lease asked for meanwhile answers after the batch
+   * closed, so it is for the other slots.
+   */
+  assembling: (open: boolean) => void;
+  /** Told how many deliveries are read ahead: read from the store, in no batch yet. */
+  readAhead: (count: number) => void;
+  /**
+   * Slots free to start a batch now, the one being put together included:
+   * what is ready is shared among them (deliveryBatches, ADR 0045), so that
+   * a message a free slot could start does not wait in another slot's batch.
    */
   freeSlots: () => number;
 }
@@ -36,12 +42,19 @@ export function startCapacity(input: {
    */
   working: () => number;
 }): StartCapacity {
-  let held = 0;
+  let open = false;
+  let readAhead = 0;
   const freeSlots = (): number => Math.max(0, input.concurrency - input.working());
   return {
-    now: () => Math.max(0, freeSlots() * input.batchSize - held),
-    holding: (count) => {
-      held = count;
+    now: () => {
+      const slots = Math.max(0, freeSlots() - (open ? 1 : 0));
+      return Math.max(0, slots * input.batchSize - readAhead);
+    },
+    assembling: (value) => {
+      open = value;
+    },
+    readAhead: (count) => {
+      readAhead = count;
     },
     freeSlots,
   };

@@ -11,7 +11,7 @@ const delivery = (id: string): Delivery => ({
 });
 
 describe('startCapacity', () => {
-  it('is a batch of messages per free slot, less what the consumer holds and has not handed to a slot', async () => {
+  it('is a batch of messages per free slot, less the slot of the batch being put together and what is read ahead', async () => {
     // Given two slots, batches of three, and a source that notes what the
     // consumer could start each time it is asked for a delivery
     let working = 0;
@@ -28,7 +28,8 @@ describe('startCapacity', () => {
     const batches = deliveryBatches(source(), {
       maxSize: 3,
       keyOf: () => undefined,
-      holding: capacity.holding,
+      assembling: capacity.assembling,
+      readAhead: capacity.readAhead,
       freeSlots: capacity.freeSlots,
     });
 
@@ -38,10 +39,11 @@ describe('startCapacity', () => {
     const second = await batches.next();
     working = 2;
 
-    // Then the first batch read what both slots can start, each delivery it
-    // held counted against that room (6, then one less per delivery read);
-    // each slot took three; and the second batch needed no read of its own
-    expect(asked).toEqual([6, 5, 4, 3, 2, 1]);
+    // Then the first batch's head could take both slots (6); while it was put
+    // together only the other slot's room remained, less each delivery read
+    // ahead for it (3, 2, 1, 0, 0); each slot took three, and the second
+    // batch needed no read of its own
+    expect(asked).toEqual([6, 3, 2, 1, 0, 0]);
     expect([first?.length, second?.length]).toEqual([3, 3]);
     // And with both slots at work and nothing held, nothing can start
     expect(capacity.now()).toBe(0);

@@ -169,7 +169,8 @@ async function consumeDeliveries(
   const batches = deliveryBatches(source, {
     maxSize: loop.batchSize,
     keyOf: loop.keyOf,
-    holding: capacity.holding,
+    assembling: capacity.assembling,
+    readAhead: capacity.readAhead,
     freeSlots: capacity.freeSlots,
   });
   try {
