@@ -68,6 +68,59 @@ describe('deliveryBatches', () => {
     await batches.return();
   });
 
+  it('shares what is ready among the free slots: two ready, two slots free, two batches of one', async () => {
+    // Given two deliveries leased already and two slots free, the first
+    // batch taking one of them when it is handed on
+    let working = 0;
+    const { iterable, release } = source(
+      ['a', 'b'].map((id) => delivery(id)),
+      [delivery('c')],
+    );
+    const batches = deliveryBatches(iterable, {
+      maxSize: 16,
+      keyOf: noKey,
+      freeSlots: () => Math.max(0, 2 - working),
+    });
+
+    // When two batches are taken, the first dispatched before the second is
+    // asked for, and c is leased in between
+    const first = await batches.next();
+    release();
+    working = 1;
+    const second = await batches.next();
+
+    // Then b did not wait in a's batch for a's work and commit: it opens the
+    // other slot's batch, with c, which the read a's batch left unanswered brought
+    expect([ids(first), ids(second)]).toEqual([['a'], ['b', 'c']]);
+    await batches.return();
+  });
+
+  it('spreads a backlog over the free slots in even shares, none over the batch size', async () => {
+    // Given six deliveries ready, three slots free, batches of up to four
+    let working = 0;
+    const { iterable } = source(['a', 'b', 'c', 'd', 'e', 'f'].map((id) => delivery(id)));
+    const batches = deliveryBatches(iterable, {
+      maxSize: 4,
+      keyOf: noKey,
+      freeSlots: () => Math.max(0, 3 - working),
+    });
+
+    // When a batch is taken for each slot in turn
+    const taken: (string[] | undefined)[] = [];
+    for (let slot = 0; slot < 3; slot++) {
+      taken.push(ids(await batches.next()));
+      working++;
+    }
+
+    // Then each slot has two (not four in one slot and two in the next, the third idle)
+    expect(taken).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+      ['e', 'f'],
+    ]);
+    await batches.return();
+  });
+
   it('ends when the source ends, after handing out what it had', async () => {
     const { iterable } = source([delivery('a')]);
     const batches = deliveryBatches(iterable, { maxSize: 4, keyOf: noKey });

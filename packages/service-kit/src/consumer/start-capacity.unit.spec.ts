@@ -11,7 +11,7 @@ const delivery = (id: string): Delivery => ({
 });
 
 describe('startCapacity', () => {
-  it('is a batch of messages per free slot, less the slot the batch being put together takes', async () => {
+  it('is a batch of messages per free slot, less the slot of the batch being put together and what is read ahead', async () => {
     // Given two slots, batches of three, and a source that notes what the
     // consumer could start each time it is asked for a delivery
     let working = 0;
@@ -29,19 +29,24 @@ describe('startCapacity', () => {
       maxSize: 3,
       keyOf: () => undefined,
       assembling: capacity.assembling,
+      readAhead: capacity.readAhead,
+      freeSlots: capacity.freeSlots,
     });
 
     // When two batches are taken, the first dispatched before the second
-    await batches.next();
+    const first = await batches.next();
     working = 1;
-    await batches.next();
+    const second = await batches.next();
     working = 2;
 
-    // Then the first batch's head could take both slots (6); asked while it
-    // was put together, only the other slot remains (3); the second batch's
-    // head has that slot (3); and while it is put together nothing can start
-    expect(asked).toEqual([6, 3, 3, 3, 0, 0]);
-    // And with both slots at work, nothing can
+    // Then the first batch's head could take both slots (6); while it was put
+    // together only the other slot's room remained, less each delivery read
+    // ahead for it (3, 2, 1, 0, 0); each slot took three, and the second
+    // batch needed no read of its own
+    expect(asked).toEqual([6, 3, 2, 1, 0, 0]);
+    expect([first?.length, second?.length]).toEqual([3, 3]);
+    // And with both slots at work and nothing held, nothing can start
     expect(capacity.now()).toBe(0);
+    expect(capacity.freeSlots()).toBe(0);
   });
 });

@@ -170,6 +170,8 @@ async function consumeDeliveries(
     maxSize: loop.batchSize,
     keyOf: loop.keyOf,
     assembling: capacity.assembling,
+    readAhead: capacity.readAhead,
+    freeSlots: capacity.freeSlots,
   });
   try {
     for (let batch = await batches.next(); batch !== undefined; batch = await batches.next()) {
