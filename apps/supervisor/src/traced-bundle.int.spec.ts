@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 /** The payment provider from its bundle; its output collected, to find its URL. */
-function startProvider(databaseUrl: string) {
+function startProvider(databaseUrl: string, env: Record<string, string> = {}) {
   const child = spawn(process.execPath, processCommand(ENTRIES.paymentProvider, bundles), {
     cwd: REPO_ROOT,
     env: {
@@ -51,6 +51,7 @@ function startProvider(databaseUrl: string) {
       OTEL_SERVICE_NAME: 'payment-provider',
       // Exported at once rather than every five seconds: the test waits less.
       OTEL_BSP_SCHEDULE_DELAY: '100',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -64,19 +65,24 @@ function stop(child: ChildProcess): void {
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
+/** The provider's URL once it says it listens. */
+async function listeningUrl(provider: ReturnType<typeof startProvider>): Promise<string> {
+  return vi.waitFor(
+    () => {
+      const listening = /listening on (http:\/\/[\d.:]+)/.exec(provider.output());
+      if (listening?.[1] === undefined) throw new Error(`not listening:\n${provider.output()}`);
+      return listening[1];
+    },
+    { timeout: 30_000, interval: 50 },
+  );
+}
+
 describe('a bundled process started with the tracing register', () => {
   it('exports the HTTP server span of a request and the pg span of its query under it', async () => {
     const { url: databaseUrl } = await createTestDatabase({});
     const provider = startProvider(databaseUrl);
     try {
-      const url = await vi.waitFor(
-        () => {
-          const listening = /listening on (http:\/\/[\d.:]+)/.exec(provider.output());
-          if (listening?.[1] === undefined) throw new Error(`not listening:\n${provider.output()}`);
-          return listening[1];
-        },
-        { timeout: 30_000, interval: 50 },
-      );
+      const url = await listeningUrl(provider);
 
       // When it serves a request that reads its database
       expect((await fetch(`${url}/ledger`)).status).toBe(200);
@@ -103,6 +109,41 @@ describe('a bundled process started with the tracing register', () => {
       expect(query.service).toBe('payment-provider');
       expect(query.traceId).toBe(server.traceId);
       expect(query.attributes['db.query.text']).toMatch(/from "authorization"/);
+    } finally {
+      stop(provider.child);
+    }
+  });
+
+  it('makes no pg spans when OTEL_NODE_DISABLED_INSTRUMENTATIONS names pg', async () => {
+    const { url: databaseUrl } = await createTestDatabase({});
+    const provider = startProvider(databaseUrl, {
+      OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'pg',
+      OTEL_RESOURCE_ATTRIBUTES: 'service.instance.id=without-pg-spans',
+    });
+    try {
+      const url = await listeningUrl(provider);
+
+      // When it serves a request that reads its database
+      expect((await fetch(`${url}/ledger`)).status).toBe(200);
+
+      // Then the request's server span arrives, and no span of that trace is a query: the
+      // query ended before the request did, so it would have been exported with it or before
+      const server = await vi.waitFor(
+        () => {
+          const request = receiver.spans.find(
+            (span) =>
+              span.kind === SPAN_KIND.server &&
+              span.instance === 'without-pg-spans' &&
+              span.attributes['url.path'] === '/ledger',
+          );
+          if (request === undefined) throw new Error('not exported yet');
+          return request;
+        },
+        { timeout: 20_000, interval: 100 },
+      );
+      const ofTrace = receiver.spans.filter((span) => span.traceId === server.traceId);
+      expect(ofTrace.length).toBeGreaterThan(0);
+      expect(ofTrace.filter((span) => span.attributes['db.system.name'] !== undefined)).toEqual([]);
     } finally {
       stop(provider.child);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tracingEnabled } from './config.js';
+import { disabledInstrumentations, tracingEnabled } from './config.js';
 
 describe('tracingEnabled', () => {
   it.each([
@@ -12,5 +12,25 @@ describe('tracingEnabled', () => {
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'TRUE' }, false],
   ])('given %o, then %s', (env, expected) => {
     expect(tracingEnabled(env)).toBe(expected);
+  });
+});
+
+describe('disabledInstrumentations', () => {
+  it.each([
+    [{}, []],
+    [{ OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'pg' }, ['pg']],
+    [{ OTEL_NODE_DISABLED_INSTRUMENTATIONS: ' pg , http,' }, ['pg', 'http']],
+    // Instrumentations the kit does not run change nothing.
+    [{ OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'fs,express' }, []],
+  ])('given %o, then %o', (env, expected) => {
+    expect([...disabledInstrumentations(env)]).toEqual(expected);
+  });
+
+  it('refuses a full package name, which would otherwise disable nothing', () => {
+    expect(() =>
+      disabledInstrumentations({
+        OTEL_NODE_DISABLED_INSTRUMENTATIONS: '@opentelemetry/instrumentation-pg',
+      }),
+    ).toThrow(/"@opentelemetry\/instrumentation-pg" is not an instrumentation's name.*=pg/);
   });
 });
