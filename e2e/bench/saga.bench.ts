@@ -55,19 +55,27 @@ type SagaRow = LoadResult & { relayBatches?: RelayBatches };
 // how much of a difference is the machine's noise. `sampled` traces as `on`
 // with a parent-based sampler keeping one trace in ten (SAMPLED_TRACING), as a
 // production deployment might: whole orders' traces, a tenth of them.
+// `no-pg` traces as `on` without the `pg` instrumentation
+// (OTEL_NODE_DISABLED_INSTRUMENTATIONS=pg): every span but the statements'.
+// `--warmup 20 --row-seconds 30` warms each stack for 20 s at the first row's
+// load (instead of 3 s at 20/s) and measures 30 s rows (instead of 15 s): in a
+// short row part of what tracing seems to cost is the SDK's code still being
+// compiled and optimised (docs/observability.md#a-longer-warm-up).
 const { values: ARGS } = parseArgs({
   options: {
     loads: { type: 'string' },
+    warmup: { type: 'string' },
+    'row-seconds': { type: 'string' },
     'no-seed': { type: 'boolean', default: false },
     'no-docs': { type: 'boolean', default: false },
     tracing: { type: 'string', default: 'on,off' },
   },
 });
-type Tracing = 'on' | 'off' | 'sampled';
+type Tracing = 'on' | 'off' | 'sampled' | 'no-pg';
 const TRACING: readonly Tracing[] = ARGS.tracing.split(',').map((mode) => {
-  if (mode !== 'on' && mode !== 'off' && mode !== 'sampled') {
+  if (mode !== 'on' && mode !== 'off' && mode !== 'sampled' && mode !== 'no-pg') {
     throw new Error(
-      `--tracing takes on, off or sampled separated by commas, not "${ARGS.tracing}"`,
+      `--tracing takes on, off, sampled or no-pg separated by commas, not "${ARGS.tracing}"`,
     );
   }
   return mode;
@@ -81,26 +89,50 @@ const TRACING_ENV: Record<Tracing, Record<string, string>> = {
   on: {},
   off: { OTEL_SDK_DISABLED: 'true' },
   sampled: SAMPLED_TRACING,
+  'no-pg': { OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'pg' },
 };
+/** A whole number of seconds from an option, or the default when it is absent. */
+function secondsOption(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const seconds = Number(text);
+  if (!Number.isInteger(seconds) || seconds <= 0)
+    throw new Error(`--${name} takes a whole number of seconds, not "${text}"`);
+  return seconds;
+}
+const ROW_SECONDS = secondsOption('row-seconds', ARGS['row-seconds'], 15);
+
 function plannedLoads(): readonly { perSecond: number; seconds: number }[] {
-  if (ARGS.loads === undefined) return PLAN.loads;
+  if (ARGS.loads === undefined)
+    return PLAN.loads.map((load) => ({ ...load, seconds: ROW_SECONDS }));
   return ARGS.loads.split(',').map((text) => {
     const perSecond = Number(text);
     if (!Number.isInteger(perSecond) || perSecond <= 0)
       throw new Error(`--loads takes orders per second separated by commas, not "${text}"`);
-    return { perSecond, seconds: 15 };
+    return { perSecond, seconds: ROW_SECONDS };
   });
+}
+
+/** The warm-up before the rows: the plan's, or `--warmup` seconds at the first row's load. */
+function plannedWarmup(loads: readonly { perSecond: number }[]): {
+  perSecond: number;
+  seconds: number;
+} {
+  if (ARGS.warmup === undefined) return PLAN.warmup;
+  const seconds = secondsOption('warmup', ARGS.warmup, PLAN.warmup.seconds);
+  return { perSecond: loads[0]?.perSecond ?? PLAN.warmup.perSecond, seconds };
 }
 
 async function main(): Promise<void> {
   const loadAtStart = loadavg()[0] ?? 0;
   const loads = plannedLoads();
+  const warmup = plannedWarmup(loads);
   const results: SagaRow[] = [];
   let names = new Set<string>();
   for (const [index, tracing] of TRACING.entries()) {
     process.stdout.write(`  a stack with tracing ${tracing}\n`);
     const run = await runStack({
       tracing,
+      warmup,
       loads: index === 0 ? loads : loads.slice(0, 1),
       seed: index === 0 && !ARGS['no-seed'],
       // One mode: the rows as they always were; more: each row says its stack's.
@@ -110,7 +142,7 @@ async function main(): Promise<void> {
     results.push(...run.results);
     names = run.names;
   }
-  const section = formatSection(results, loadAtStart, names);
+  const section = formatSection(results, loadAtStart, names, warmup);
   process.stdout.write(`${section}\n`);
   if (!ARGS['no-docs']) await writeBenchmarkSection(BENCHMARKS_FILE, 'saga', section);
 }
@@ -118,6 +150,7 @@ async function main(): Promise<void> {
 /** One stack, from start to stop: its rows, and the names of its processes. */
 async function runStack(input: {
   tracing: Tracing;
+  warmup: { perSecond: number; seconds: number };
   loads: readonly { perSecond: number; seconds: number }[];
   seed: boolean;
   labelOf: (label: string | undefined, perSecond: number) => string | undefined;
@@ -145,7 +178,7 @@ async function runStack(input: {
       { quantity: PLAN.stock },
       { 'idempotency-key': randomUUID() },
     );
-    await offerLoad(stack.gatewayUrl, { ...PLAN.warmup, sku: PLAN.sku }, ended, waiters);
+    await offerLoad(stack.gatewayUrl, { ...input.warmup, sku: PLAN.sku }, ended, waiters);
     const observer = new pg.Client({ connectionString: eventStoreUrl });
     await observer.connect();
     // A backend's counts reach pg_stat_database when it next reports, which a
@@ -202,7 +235,7 @@ async function runStack(input: {
       await seedEvents(store, PLAN.seededEvents);
       // Measure the long log, not the catching up: every group first reads past the seeded events.
       await groupsCaughtUp(observer);
-      await offerLoad(stack.gatewayUrl, { ...PLAN.warmup, sku: PLAN.sku }, ended, waiters);
+      await offerLoad(stack.gatewayUrl, { ...input.warmup, sku: PLAN.sku }, ended, waiters);
       results.push(
         await measured(
           first,
@@ -269,6 +302,7 @@ function formatSection(
   results: readonly SagaRow[],
   loadAtStart: number,
   names: ReadonlySet<string>,
+  warmup: { perSecond: number; seconds: number },
 ): string {
   const processCount = names.size + 1;
   const ms = (value: number) => `${value.toFixed(0)} ms`;
@@ -294,9 +328,13 @@ function formatSection(
             .map(([name, value]) => `${name}=${value}`)
             .join(' ')}\``
         : ''
+    }${
+      TRACING.includes('no-pg')
+        ? ', `no-pg` as `on` with `OTEL_NODE_DISABLED_INSTRUMENTATIONS=pg` (no statement spans)'
+        : ''
     }.`,
     'Each order: one line, `tok_approve`. Latency: from sending `POST /api/orders` to `OrderConfirmed` in the order stream.',
-    'Orders are sent on a fixed schedule for 15 s per row (an open loop), after a 3 s warm-up; each row starts once the previous one has drained.',
+    `Orders are sent on a fixed schedule for ${String(ROW_SECONDS)} s per row (an open loop), after a ${String(warmup.seconds)} s warm-up at ${String(warmup.perSecond)}/s; each row starts once the previous one has drained.`,
     '',
     '| offered orders/s | posted | confirmed | completed orders/s | p50 | p95 | p99 | max |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
