@@ -13,7 +13,7 @@ const ORDERS = Number(ARGS.orders);
 if (!Number.isInteger(ORDERS) || ORDERS <= 0)
   throw new Error(`--orders takes a whole number, not "${ARGS.orders}"`);
 
-/** A `pg` span's name is its statement's first word and table; group statements by kind. */
+/** A statement's span by the first three words of its text (its kind and table); any other by its name. */
 function spanLabel(span: ReceivedSpan): string {
   const statement = span.attributes['db.statement'] ?? span.attributes['db.query.text'];
   if (typeof statement !== 'string') return span.name;

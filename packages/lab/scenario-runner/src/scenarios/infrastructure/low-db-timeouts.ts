@@ -28,7 +28,7 @@ export const LOW_DB_TIMEOUTS = {
   idle_in_transaction_session_timeout: '1s',
 } as const;
 const LOW = LOW_DB_TIMEOUTS;
-/** LOW's idle_in_transaction_session_timeout in ms. */
+/** LOW's idle_in_transaction_session_timeout ('1s') in ms, for the runner's own waits: change both together. */
 const IDLE_TIMEOUT_MS = 1_000;
 /** How long the runner keeps the stock table locked: well past the statement timeout. */
 const LOCK_HELD_MS = 2_000;
