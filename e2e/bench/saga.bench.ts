@@ -53,10 +53,13 @@ type SagaRow = LoadResult & { relayBatches?: RelayBatches };
 // cost side by side (docs/observability.md#what-tracing-costs).
 // `--loads 10 --no-seed --tracing off,on,off,on` alternates them, which shows
 // how much of a difference is the machine's noise. `sampled` traces as `on`
-// with a parent-based sampler keeping one trace in ten (SAMPLED_TRACING), as a
+// with a parent-based sampler keeping one trace in ten (TRACING_MODES), as a
 // production deployment might: whole orders' traces, a tenth of them.
 // `no-pg` traces as `on` without the `pg` instrumentation
 // (OTEL_NODE_DISABLED_INSTRUMENTATIONS=pg): every span but the statements'.
+// `no-instrumentations` turns off `http` and `undici` too, leaving the kit's
+// own spans; `sdk-only` records none of those either (sampler always_off):
+// what a process pays for having the SDK started at all.
 // `--warmup 20 --row-seconds 30` warms each stack for 20 s at the first row's
 // load (instead of 3 s at 20/s) and measures 30 s rows (instead of 15 s): in a
 // short row part of what tracing seems to cost is the SDK's code still being
@@ -71,26 +74,43 @@ const { values: ARGS } = parseArgs({
     tracing: { type: 'string', default: 'on,off' },
   },
 });
-type Tracing = 'on' | 'off' | 'sampled' | 'no-pg';
+/**
+ * Each tracing mode: the variables its stack gets (read by the SDK in each
+ * process), and how the doc's header line describes it.
+ */
+const TRACING_MODES = {
+  on: { env: {}, says: 'as `pnpm start` traces' },
+  off: { env: { OTEL_SDK_DISABLED: 'true' }, says: 'no SDK' },
+  sampled: {
+    env: { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' },
+    says: 'one trace in ten kept, whole',
+  },
+  'no-pg': {
+    env: { OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'pg' },
+    says: 'no statement spans',
+  },
+  'no-instrumentations': {
+    env: { OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'pg,http,undici' },
+    says: "only the kit's own spans (deliveries, appends, SMTP, timers)",
+  },
+  'sdk-only': {
+    env: {
+      OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'pg,http,undici',
+      OTEL_TRACES_SAMPLER: 'always_off',
+    },
+    says: 'the SDK started, no instrumentation, no span recorded',
+  },
+} as const satisfies Record<string, { env: Record<string, string>; says: string }>;
+type Tracing = keyof typeof TRACING_MODES;
+const isTracing = (mode: string): mode is Tracing => Object.hasOwn(TRACING_MODES, mode);
 const TRACING: readonly Tracing[] = ARGS.tracing.split(',').map((mode) => {
-  if (mode !== 'on' && mode !== 'off' && mode !== 'sampled' && mode !== 'no-pg') {
+  if (!isTracing(mode)) {
     throw new Error(
-      `--tracing takes on, off, sampled or no-pg separated by commas, not "${ARGS.tracing}"`,
+      `--tracing takes ${Object.keys(TRACING_MODES).join(', ')} separated by commas, not "${ARGS.tracing}"`,
     );
   }
   return mode;
 });
-/** The standard variables (read by the SDK in each process) for `sampled`. */
-const SAMPLED_TRACING = {
-  OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-  OTEL_TRACES_SAMPLER_ARG: '0.1',
-} as const;
-const TRACING_ENV: Record<Tracing, Record<string, string>> = {
-  on: {},
-  off: { OTEL_SDK_DISABLED: 'true' },
-  sampled: SAMPLED_TRACING,
-  'no-pg': { OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'pg' },
-};
 /** A whole number of seconds from an option, or the default when it is absent. */
 function secondsOption(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -159,7 +179,7 @@ async function runStack(input: {
     env: {
       STACK_DURABILITY: 'durable',
       LOG_LEVEL: 'warn',
-      ...TRACING_ENV[input.tracing],
+      ...TRACING_MODES[input.tracing].env,
       // lab:begin
       // As `pnpm start` runs it: the console's feed reads the store too, and issue 13 counts it.
       STACK_CONSOLE: 'true',
@@ -322,17 +342,16 @@ function formatSection(
     `Written by \`pnpm bench\` (\`e2e/bench/saga.bench.ts\`) on ${new Date().toISOString().slice(0, 10)}.`,
     `Machine: ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${String(availableParallelism())} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load average ${loadAtStart.toFixed(1)} at start.`,
     `The stack as \`pnpm start\` runs it: ${String(processCount)} Node.js processes (the supervisor and ${[...names].sort().join(', ')}), embedded PostgreSQL with durable commits, the embedded event store.`,
-    `Tracing ${TRACING.map((mode) => `\`${mode}\``).join(', then ')}, one stack each (the first runs every row, the others the first load): \`on\` as \`pnpm start\` traces, \`off\` with \`OTEL_SDK_DISABLED=true\`${
-      TRACING.includes('sampled')
-        ? `, \`sampled\` as \`on\` with \`${Object.entries(SAMPLED_TRACING)
-            .map(([name, value]) => `${name}=${value}`)
-            .join(' ')}\``
-        : ''
-    }${
-      TRACING.includes('no-pg')
-        ? ', `no-pg` as `on` with `OTEL_NODE_DISABLED_INSTRUMENTATIONS=pg` (no statement spans)'
-        : ''
-    }.`,
+    `Tracing ${TRACING.map((mode) => `\`${mode}\``).join(', then ')}, one stack each (the first runs every row, the others the first load): ${[
+      ...new Set(TRACING),
+    ]
+      .map((mode) => {
+        const env = Object.entries(TRACING_MODES[mode].env).map(
+          ([name, value]) => `${name}=${value}`,
+        );
+        return `\`${mode}\` ${TRACING_MODES[mode].says}${env.length > 0 ? ` (\`${env.join(' ')}\`)` : ''}`;
+      })
+      .join(', ')}.`,
     'Each order: one line, `tok_approve`. Latency: from sending `POST /api/orders` to `OrderConfirmed` in the order stream.',
     `Orders are sent on a fixed schedule for ${String(ROW_SECONDS)} s per row (an open loop), after a ${String(warmup.seconds)} s warm-up at ${String(warmup.perSecond)}/s; each row starts once the previous one has drained.`,
     '',
