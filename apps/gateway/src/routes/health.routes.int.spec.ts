@@ -2,7 +2,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closedServiceUrl } from '../testing/fake-service.js';
 import { startGatewayUnderTest, type GatewayUnderTest } from '../testing/gateway-under-test.js';
 
-const HEALTH_TIMEOUT_MS = 300;
+// Long enough for six fakes to answer the first probe on a busy machine (at
+// 300 ms a clean-clone CI run saw 503 for an all-ready stack while the lab-free
+// template's tests ran beside it), short enough to keep the hang test quick.
+const HEALTH_TIMEOUT_MS = 1_000;
 
 describe('GET /api/health', () => {
   let gateway: GatewayUnderTest;
