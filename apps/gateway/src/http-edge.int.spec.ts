@@ -8,7 +8,11 @@ import { ProblemDetails } from '@effectively-once/contracts';
 import { rawHttp, type RawResponse } from '@effectively-once/service-kit/testing';
 import { startGatewayUnderTest, type GatewayUnderTest } from './testing/gateway-under-test.js';
 
-const REQUEST_TIMEOUT_MS = 400;
+// Long enough that an ordinary client's 2 MiB upload is refused with 413
+// before the timeout on a busy machine (at 400 ms a clean-clone CI run got
+// 408 for two of eight while the lab-free template's tests ran beside it),
+// short enough to keep the timeout tests quick.
+const REQUEST_TIMEOUT_MS = 1_000;
 const OVER_LIMIT = 1_048_577;
 
 interface LogLine {
